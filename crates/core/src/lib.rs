@@ -1,0 +1,20 @@
+//! Menagerie's rules core: geometry, bitboards, pieces as Betza data, the [`Position`]
+//! trait, game history and perft. It does no I/O; each game lives in its own crate on top.
+
+pub mod betza;
+pub mod bitboard;
+pub mod diagram;
+pub mod error;
+pub mod game;
+pub mod geometry;
+pub mod options;
+pub mod perft;
+pub mod position;
+pub mod zobrist;
+
+pub use bitboard::{BitBoard, Wide};
+pub use error::{BetzaError, MoveError, PositionError, RuleError, SquareError};
+pub use game::Game;
+pub use geometry::{Geometry, Offset, Square};
+pub use options::{RuleOption, RuleOptions};
+pub use position::{Color, Outcome, Points, Position, Termination, VariantSpec};
