@@ -249,7 +249,13 @@ mod tests {
         let nightrider = PieceMoves::parse("NN").unwrap();
         assert!(nightrider.components[0].rider);
         let king = PieceMoves::parse("K").unwrap();
-        assert_eq!(king.components.iter().map(|c| c.offsets.len()).sum::<usize>(), 8);
+        assert_eq!(
+            king.components
+                .iter()
+                .map(|c| c.offsets.len())
+                .sum::<usize>(),
+            8
+        );
     }
 
     #[test]

@@ -27,8 +27,16 @@ pub fn diagram<P: Position>(pos: &P, options: DiagramOptions) -> String {
     }
     let files: Vec<u8> = (0..w).map(|i| (i + shift_f).rem_euclid(w) as u8).collect();
     let ranks: Vec<u8> = (0..h).map(|i| (i + shift_r).rem_euclid(h) as u8).collect();
-    let label_w = ranks.iter().map(|&r| g.rank_name(r).len()).max().unwrap_or(1);
-    let cell_w = files.iter().map(|&f| g.file_name(f).len()).max().unwrap_or(1);
+    let label_w = ranks
+        .iter()
+        .map(|&r| g.rank_name(r).len())
+        .max()
+        .unwrap_or(1);
+    let cell_w = files
+        .iter()
+        .map(|&f| g.file_name(f).len())
+        .max()
+        .unwrap_or(1);
     let mut out = String::new();
     for &r in ranks.iter().rev() {
         out.push_str(&format!("{:>label_w$} |", g.rank_name(r)));

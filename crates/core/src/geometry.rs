@@ -129,7 +129,9 @@ impl Geometry {
             height,
             wrap_files: false,
             wrap_ranks: false,
-            file_names: (0..width).map(|f| ((b'a' + f) as char).to_string()).collect(),
+            file_names: (0..width)
+                .map(|f| ((b'a' + f) as char).to_string())
+                .collect(),
             rank_names: (1..=height).map(|r| r.to_string()).collect(),
             regions: Vec::new(),
         }
@@ -349,7 +351,10 @@ impl Geometry {
         // A rank name followed directly by another digit is not a square name ("a13").
         let next = text.as_bytes().get(used);
         if matches!(next, Some(b) if b.is_ascii_digit())
-            && self.rank_names.iter().any(|r| r.chars().all(|c| c.is_ascii_digit()))
+            && self
+                .rank_names
+                .iter()
+                .any(|r| r.chars().all(|c| c.is_ascii_digit()))
         {
             return None;
         }
@@ -443,7 +448,9 @@ mod tests {
     fn torus_rays_stop_before_their_origin() {
         // Vyrt's labels: files K L A..J, ranks 11 12 1..10.
         let files = ["K", "L", "A", "B", "C", "D", "E", "F", "G", "H", "I", "J"];
-        let ranks = ["11", "12", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
+        let ranks = [
+            "11", "12", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+        ];
         let g = Geometry::rectangle(12, 12)
             .with_wrap(true, true)
             .with_names(&files, &ranks);
@@ -465,9 +472,8 @@ mod tests {
 
     #[test]
     fn regions_are_data() {
-        let g = Geometry::rectangle(10, 11).with_region("Court", |f, r| {
-            f == 0 || f == 9 || r == 0 || r == 10
-        });
+        let g = Geometry::rectangle(10, 11)
+            .with_region("Court", |f, r| f == 0 || f == 9 || r == 0 || r == 10);
         let court = g.region("Court").unwrap();
         assert_eq!(court.squares().count(), 38);
         assert!(court.contains(Square(0)));

@@ -100,7 +100,11 @@ mod tests {
         assert!(o.validate(KNOWN).is_ok());
         assert_eq!(o.get("self-flip", "loses"), "illegal");
         let bad = RuleOptions::parse(&["self-flip=maybe"]).unwrap();
-        assert!(bad.validate(KNOWN).unwrap_err().to_string().contains("choose one of"));
+        assert!(bad
+            .validate(KNOWN)
+            .unwrap_err()
+            .to_string()
+            .contains("choose one of"));
         let unknown = RuleOptions::parse(&["colour=blue"]).unwrap();
         assert!(unknown.validate(KNOWN).is_err());
         assert!(RuleOptions::parse(&["a=1", "a=2"]).is_err());

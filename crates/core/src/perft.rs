@@ -48,3 +48,49 @@ pub fn divide<P: Position>(pos: &P, depth: u32) -> Vec<(String, u64)> {
     rows.sort();
     rows
 }
+
+/// One position of a perft suite with its expected counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftCase {
+    /// The case's name.
+    pub id: String,
+    /// The position string.
+    pub fen: String,
+    /// `(depth, leaves)` pairs.
+    pub depths: Vec<(u32, u64)>,
+}
+
+/// Reads a perft suite in the lichess `.perft` style: blocks of `id <name>`,
+/// `epd <position string>` and `perft <depth> <leaves>` lines; `#` starts a comment.
+pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, String> {
+    let mut cases: Vec<PerftCase> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match word {
+            "id" => cases.push(PerftCase {
+                id: rest.trim().to_string(),
+                fen: String::new(),
+                depths: Vec::new(),
+            }),
+            "epd" | "fen" => match cases.last_mut() {
+                Some(c) => c.fen = rest.trim().to_string(),
+                None => return Err(format!("line {}: position before any id", n + 1)),
+            },
+            "perft" => {
+                let mut parts = rest.split_whitespace();
+                let depth = parts.next().and_then(|d| d.parse().ok());
+                let nodes = parts.next().and_then(|d| d.replace(',', "").parse().ok());
+                match (cases.last_mut(), depth, nodes) {
+                    (Some(c), Some(d), Some(l)) => c.depths.push((d, l)),
+                    _ => return Err(format!("line {}: expected 'perft <depth> <leaves>'", n + 1)),
+                }
+            }
+            other => return Err(format!("line {}: unknown keyword '{other}'", n + 1)),
+        }
+    }
+    Ok(cases)
+}

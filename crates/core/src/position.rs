@@ -246,9 +246,8 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// current position has occurred (1 the first time). Default: the position's outcome,
     /// then threefold repetition.
     fn outcome_in_play(&self, repetitions: usize) -> Option<Outcome> {
-        self.outcome().or_else(|| {
-            (repetitions >= 3).then(|| Outcome::draw(Termination::Repetition))
-        })
+        self.outcome()
+            .or_else(|| (repetitions >= 3).then(|| Outcome::draw(Termination::Repetition)))
     }
 
     /// Reads a move in any form the game accepts (canonical or human) and returns the legal
@@ -320,8 +319,7 @@ pub struct VariantSpec<P> {
     /// The rule options the game offers (defaults first in each).
     pub options: &'static [crate::options::RuleOption],
     /// Reads a position string under the chosen options.
-    pub from_fen:
-        fn(&str, &crate::options::RuleOptions) -> Result<P, crate::error::PositionError>,
+    pub from_fen: fn(&str, &crate::options::RuleOptions) -> Result<P, crate::error::PositionError>,
 }
 
 impl<P> Clone for VariantSpec<P> {
