@@ -1,0 +1,255 @@
+//! Every game Menagerie plays, by variant id, behind one object-safe interface
+//! ([`AnyGame`]), so front ends (the command line, engine protocols, the server) handle any
+//! game without generics.
+//!
+//! Adding a game: one crate under `crates/`, one line in [`registry`].
+
+use menagerie_core::diagram::{diagram, DiagramOptions};
+use menagerie_core::options::RuleOption;
+use menagerie_core::perft::divide;
+use menagerie_core::{
+    Color, Game, MoveError, Outcome, Position, PositionError, RuleError, RuleOptions, VariantSpec,
+};
+use std::fmt;
+use std::sync::Arc;
+use thiserror::Error;
+
+/// Anything that can go wrong opening or driving a game from text.
+#[derive(Debug, Error)]
+pub enum VariantError {
+    /// No game has this id.
+    #[error("unknown variant '{0}'; `menagerie variants` lists them")]
+    Unknown(String),
+    /// The position string is malformed.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    /// A rule option is unknown or has a bad value.
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+    /// A move cannot be read or played.
+    #[error(transparent)]
+    Move(#[from] MoveError),
+    /// Anything else, in one sentence.
+    #[error("{0}")]
+    Other(String),
+}
+
+/// A game in progress of any variant, driven by text.
+pub trait AnyGame: Send {
+    /// The variant id.
+    fn variant(&self) -> &'static str;
+    /// The current position string.
+    fn fen(&self) -> String;
+    /// The start position string of this game.
+    fn start_fen(&self) -> String;
+    /// The side to move.
+    fn turn(&self) -> Color;
+    /// Whether the side to move is in check.
+    fn is_check(&self) -> bool;
+    /// The legal moves in canonical text, sorted by byte order.
+    fn legal_moves(&self) -> Vec<String>;
+    /// The legal moves as `(canonical, human)` pairs, sorted by canonical text.
+    fn legal_moves_with_human(&self) -> Vec<(String, String)>;
+    /// Reads a move (canonical or human), plays it and returns `(canonical, human)`.
+    fn push(&mut self, text: &str) -> Result<(String, String), MoveError>;
+    /// Takes back the last move; returns its canonical text.
+    fn pop(&mut self) -> Option<String>;
+    /// The moves played so far as `(canonical, human)` pairs.
+    fn history(&self) -> Vec<(String, String)>;
+    /// The ending, counting history (repetition, move counts), if the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// A text diagram; `center` recentres a board whose edges wrap.
+    fn diagram(&self, center: Option<&str>) -> Result<String, VariantError>;
+    /// Perft from the current position.
+    fn perft(&self, depth: u32) -> u64;
+    /// Perft split by root move, sorted by move text.
+    fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+}
+
+/// The concrete [`AnyGame`] for one game type.
+pub struct DynGame<P: Position> {
+    game: Game<P>,
+}
+
+impl<P: Position> DynGame<P> {
+    /// Wraps a game.
+    pub fn new(start: P) -> Self {
+        DynGame {
+            game: Game::new(start),
+        }
+    }
+    /// The typed game inside.
+    pub fn game(&self) -> &Game<P> {
+        &self.game
+    }
+}
+
+impl<P: Position> AnyGame for DynGame<P> {
+    fn variant(&self) -> &'static str {
+        self.game.position().variant()
+    }
+    fn fen(&self) -> String {
+        self.game.position().fen()
+    }
+    fn start_fen(&self) -> String {
+        self.game.start().fen()
+    }
+    fn turn(&self) -> Color {
+        self.game.position().turn()
+    }
+    fn is_check(&self) -> bool {
+        self.game.position().is_check()
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        let pos = self.game.position();
+        let mut v: Vec<String> = self
+            .game
+            .legal_moves()
+            .into_iter()
+            .map(|m| pos.move_text(m))
+            .collect();
+        v.sort();
+        v
+    }
+    fn legal_moves_with_human(&self) -> Vec<(String, String)> {
+        let pos = self.game.position();
+        let mut v: Vec<(String, String)> = self
+            .game
+            .legal_moves()
+            .into_iter()
+            .map(|m| (pos.move_text(m), pos.move_human(m)))
+            .collect();
+        v.sort();
+        v
+    }
+    fn push(&mut self, text: &str) -> Result<(String, String), MoveError> {
+        let before = self.game.position().clone();
+        let mv = self.game.push_text(text)?;
+        Ok((before.move_text(mv), before.move_human(mv)))
+    }
+    fn pop(&mut self) -> Option<String> {
+        let mv = self.game.pop()?;
+        Some(self.game.position().move_text(mv))
+    }
+    fn history(&self) -> Vec<(String, String)> {
+        self.game
+            .positions()
+            .iter()
+            .zip(self.game.moves())
+            .map(|(p, &m)| (p.move_text(m), p.move_human(m)))
+            .collect()
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+    fn diagram(&self, center: Option<&str>) -> Result<String, VariantError> {
+        let pos = self.game.position();
+        let g = pos.geometry();
+        let center = match center {
+            None => None,
+            Some(_) if !g.wraps_files() && !g.wraps_ranks() => {
+                return Err(VariantError::Other(format!(
+                    "--center needs a board whose edges wrap, and the {} board does not",
+                    pos.variant()
+                )))
+            }
+            Some(text) => Some(g.parse_square(text).map_err(|e| {
+                VariantError::Other(format!("--center: {e}"))
+            })?),
+        };
+        Ok(diagram(pos, DiagramOptions { center }))
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        self.game.position().perft(depth)
+    }
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        divide(self.game.position(), depth)
+    }
+}
+
+/// One playable variant: its description and how to open a game of it.
+#[derive(Clone)]
+pub struct Variant {
+    /// The variant id.
+    pub id: &'static str,
+    /// The game's name.
+    pub name: &'static str,
+    /// One line about it.
+    pub summary: &'static str,
+    /// The start position string.
+    pub start_fen: &'static str,
+    /// The rule options it offers.
+    pub options: &'static [RuleOption],
+    opener: Opener,
+}
+
+type Opener =
+    Arc<dyn Fn(&str, &RuleOptions) -> Result<Box<dyn AnyGame>, VariantError> + Send + Sync>;
+
+impl fmt::Debug for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Variant").field("id", &self.id).finish()
+    }
+}
+
+impl Variant {
+    /// Opens a game at `fen` (the start when `None`) under `options`.
+    pub fn open(
+        &self,
+        fen: Option<&str>,
+        options: &RuleOptions,
+    ) -> Result<Box<dyn AnyGame>, VariantError> {
+        options.validate(self.options)?;
+        (self.opener)(fen.unwrap_or(self.start_fen), options)
+    }
+}
+
+/// The registry entries of one game crate, from its [`VariantSpec`]s.
+fn entries<P: Position>(specs: Vec<VariantSpec<P>>) -> impl Iterator<Item = Variant> {
+    specs.into_iter().map(|spec| Variant {
+        id: spec.id,
+        name: spec.name,
+        summary: spec.summary,
+        start_fen: spec.start_fen,
+        options: spec.options,
+        opener: Arc::new(move |fen: &str, options: &RuleOptions| {
+            let pos = (spec.from_fen)(fen, options)?;
+            Ok(Box::new(DynGame::new(pos)) as Box<dyn AnyGame>)
+        }),
+    })
+}
+
+/// Every variant, in the order `menagerie variants` lists them.
+pub fn registry() -> Vec<Variant> {
+    let mut all = Vec::new();
+    all.extend(entries(menagerie_chess::variants()));
+    all
+}
+
+/// The variant called `id`.
+pub fn find(id: &str) -> Result<Variant, VariantError> {
+    registry()
+        .into_iter()
+        .find(|v| v.id.eq_ignore_ascii_case(id))
+        .ok_or_else(|| VariantError::Unknown(id.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn open_play_and_undo_through_the_dynamic_interface() {
+        let chess = find("chess").unwrap();
+        let mut g = chess.open(None, &RuleOptions::new()).unwrap();
+        assert_eq!(g.legal_moves().len(), 20);
+        assert_eq!(g.push("e4").unwrap(), ("e2e4".into(), "e4".into()));
+        assert_eq!(g.turn(), Color::Black);
+        assert_eq!(g.pop().as_deref(), Some("e2e4"));
+        assert_eq!(g.perft(3), 8902);
+        assert!(matches!(find("nope"), Err(VariantError::Unknown(_))));
+        let bad = RuleOptions::parse(&["x=y"]).unwrap();
+        assert!(matches!(chess.open(None, &bad), Err(VariantError::Rule(_))));
+        assert!(g.diagram(Some("e4")).is_err());
+    }
+}
