@@ -153,9 +153,10 @@ impl<P: Position> AnyGame for DynGame<P> {
                     pos.variant()
                 )))
             }
-            Some(text) => Some(g.parse_square(text).map_err(|e| {
-                VariantError::Other(format!("--center: {e}"))
-            })?),
+            Some(text) => Some(
+                g.parse_square(text)
+                    .map_err(|e| VariantError::Other(format!("--center: {e}")))?,
+            ),
         };
         Ok(diagram(pos, DiagramOptions { center }))
     }

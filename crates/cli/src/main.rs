@@ -1,0 +1,185 @@
+//! `menagerie`: the command line for Menagerie's games.
+
+mod bench;
+
+use clap::{Parser, Subcommand};
+use menagerie_core::RuleOptions;
+use menagerie_variants::{find, registry, AnyGame, VariantError};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Menagerie: exact rules and an engine for exotic chess variants.
+#[derive(Parser, Debug)]
+#[command(name = "menagerie", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Options that choose a game and a position.
+#[derive(clap::Args, Debug, Clone)]
+struct GameArgs {
+    /// The variant id (see `menagerie variants`).
+    variant: String,
+    /// A position string in the game's own format (default: the start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// A rule option as name=value (repeatable); defaults are the rulebook's rulings.
+    #[arg(long = "rule", value_name = "NAME=VALUE")]
+    rules: Vec<String>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the variant ids, one line each.
+    Variants {
+        /// Also list each variant's rule options.
+        #[arg(long)]
+        options: bool,
+    },
+    /// Count the leaves of the legal-move tree; the total is the last line of stdout.
+    Perft {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Depth in plies (0 to 20).
+        depth: u32,
+        /// Print one line per root move: its canonical text and its count.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// List the legal moves in canonical text, one per line, sorted.
+    Moves {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Show the human notation beside each move.
+        #[arg(long)]
+        human: bool,
+    },
+    /// Draw the board with the game's own coordinates.
+    Show {
+        #[command(flatten)]
+        game: GameArgs,
+        /// On a board whose edges wrap, put this square in the middle of the picture.
+        #[arg(long)]
+        center: Option<String>,
+    },
+    /// Measure perft speed for each game against Fairy-Stockfish in the same run.
+    Bench(bench::BenchArgs),
+}
+
+const MAX_PERFT_DEPTH: u32 = 20;
+
+fn open(args: &GameArgs) -> Result<Box<dyn AnyGame>, VariantError> {
+    let variant = find(&args.variant)?;
+    let options = RuleOptions::parse(&args.rules)?;
+    variant.open(args.fen.as_deref(), &options)
+}
+
+fn run(cli: Cli) -> Result<(), VariantError> {
+    match cli.command {
+        Command::Variants { options } => {
+            let all = registry();
+            let width = all.iter().map(|v| v.id.len()).max().unwrap_or(0);
+            for v in all {
+                println!("{:width$}  {}: {}", v.id, v.name, v.summary);
+                if options {
+                    for o in v.options {
+                        println!(
+                            "{:width$}    --rule {}={}  {}",
+                            "",
+                            o.name,
+                            o.values.join("|"),
+                            o.help
+                        );
+                    }
+                }
+            }
+        }
+        Command::Perft {
+            game,
+            depth,
+            divide,
+        } => {
+            if depth > MAX_PERFT_DEPTH {
+                return Err(VariantError::Other(format!(
+                    "depth {depth} is too deep; perft takes a depth from 0 to {MAX_PERFT_DEPTH}"
+                )));
+            }
+            let g = open(&game)?;
+            let start = Instant::now();
+            let total = if divide {
+                let rows = g.divide(depth);
+                for (mv, n) in &rows {
+                    println!("{mv} {n}");
+                }
+                rows.iter()
+                    .map(|(_, n)| n)
+                    .sum::<u64>()
+                    .max(u64::from(depth == 0))
+            } else {
+                g.perft(depth)
+            };
+            let secs = start.elapsed().as_secs_f64();
+            eprintln!(
+                "perft {depth}: {total} leaves in {secs:.3} s ({:.1} M leaves/s)",
+                total as f64 / secs.max(1e-9) / 1e6
+            );
+            println!("{total}");
+        }
+        Command::Moves { game, human } => {
+            let g = open(&game)?;
+            if human {
+                for (canonical, h) in g.legal_moves_with_human() {
+                    println!("{canonical} {h}");
+                }
+            } else {
+                for m in g.legal_moves() {
+                    println!("{m}");
+                }
+            }
+            if let Some(o) = g.outcome() {
+                eprintln!("{o}");
+            }
+        }
+        Command::Show { game, center } => {
+            let g = open(&game)?;
+            print!("{}", g.diagram(center.as_deref())?);
+            if let Some(o) = g.outcome() {
+                println!("{o}");
+            }
+        }
+        Command::Bench(args) => bench::run(args)?,
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+                || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            {
+                let _ = e.print();
+                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    ExitCode::from(2)
+                } else {
+                    ExitCode::SUCCESS
+                };
+            }
+            // One sentence: clap's first line, which names the argument and the fault.
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            eprintln!("{}", first.trim());
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

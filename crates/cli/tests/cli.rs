@@ -1,0 +1,124 @@
+//! The command-line contract: output shapes, exit codes and one-sentence errors.
+
+use std::process::{Command, Output};
+
+fn menagerie(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_menagerie"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn variants_lists_ids() {
+    let o = menagerie(&["variants"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.lines().any(|l| l.starts_with("chess ")));
+}
+
+#[test]
+fn perft_total_is_the_last_line() {
+    let o = menagerie(&["perft", "chess", "4"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).lines().last(), Some("197281"));
+    assert_eq!(stdout(&o).lines().count(), 1);
+    assert!(stderr(&o).contains("leaves"));
+}
+
+#[test]
+fn perft_divide_lists_root_moves_then_the_total() {
+    let o = menagerie(&[
+        "perft",
+        "chess",
+        "2",
+        "--divide",
+        "--fen",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 49);
+    assert_eq!(lines[48], "2039");
+    assert!(lines.contains(&"e1g1 43"));
+    let moves: Vec<&str> = lines[..48]
+        .iter()
+        .map(|l| l.split(' ').next().unwrap())
+        .collect();
+    let mut sorted = moves.clone();
+    sorted.sort();
+    assert_eq!(moves, sorted);
+    let sum: u64 = lines[..48]
+        .iter()
+        .map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 2039);
+    let zero = menagerie(&["perft", "chess", "0"]);
+    assert_eq!(stdout(&zero).trim(), "1");
+}
+
+#[test]
+fn moves_are_sorted_canonical_text() {
+    let o = menagerie(&["moves", "chess"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 20);
+    assert_eq!(lines[0], "a2a3");
+    assert_eq!(lines[19], "h2h4");
+}
+
+#[test]
+fn show_draws_the_board_with_coordinates() {
+    let o = menagerie(&["show", "chess"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("8 | r n b q k b n r"));
+    assert!(out.contains("    a b c d e f g h"));
+}
+
+#[test]
+fn bad_input_is_one_sentence_and_exit_code_2() {
+    let cases: &[&[&str]] = &[
+        &["perft", "nosuchgame", "3"],
+        &["perft", "chess", "three"],
+        &["perft", "chess", "-1"],
+        &["perft", "chess", "99"],
+        &["perft", "chess", "2", "--fen", "8/8/8 w - - 0 1"],
+        &["perft", "chess", "2", "--fen", ""],
+        &[
+            "moves",
+            "chess",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 x",
+        ],
+        &["moves", "chess", "--rule", "foo=bar"],
+        &["show", "chess", "--center", "e4"],
+        &["frobnicate"],
+    ];
+    for args in cases {
+        let o = menagerie(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}");
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+    let fen_err = stderr(&menagerie(&[
+        "perft",
+        "chess",
+        "1",
+        "--fen",
+        "8/8/8 w - - 0 1",
+    ]));
+    assert!(fen_err.contains("board"), "{fen_err}");
+}
