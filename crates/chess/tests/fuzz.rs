@@ -1,0 +1,64 @@
+//! Random inputs: the FEN reader never panics, and random games stay consistent.
+
+use menagerie_chess::Chess;
+use menagerie_core::perft::perft_generic;
+use menagerie_core::zobrist::KeyGen;
+use menagerie_core::Position;
+
+const SEEDS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3",
+];
+
+#[test]
+fn mutated_fens_never_panic_and_accepted_ones_round_trip() {
+    let alphabet: Vec<char> = "pnbrqkPNBRQK12345678/ wb-KQkqabcdefgh0x9".chars().collect();
+    let mut rng = KeyGen::new(42);
+    let mut accepted = 0;
+    for i in 0..20_000 {
+        let mut chars: Vec<char> = SEEDS[i % SEEDS.len()].chars().collect();
+        for _ in 0..1 + rng.next() % 3 {
+            let at = (rng.next() as usize) % (chars.len() + 1);
+            let c = alphabet[(rng.next() as usize) % alphabet.len()];
+            match rng.next() % 3 {
+                0 if at < chars.len() => chars[at] = c,
+                1 if at < chars.len() => {
+                    chars.remove(at);
+                }
+                _ => chars.insert(at, c),
+            }
+        }
+        let text: String = chars.into_iter().collect();
+        if let Ok(pos) = Chess::from_fen(&text) {
+            accepted += 1;
+            let again = Chess::from_fen(&pos.fen()).expect("own output reads back");
+            assert_eq!(again, pos, "{text}");
+            // Whatever was accepted must be playable without panicking.
+            assert_eq!(pos.perft(2), perft_generic(&pos, 2), "{text}");
+        }
+    }
+    assert!(accepted > 100, "the mutations should sometimes stay valid");
+}
+
+#[test]
+fn random_games_keep_incremental_state_exact() {
+    let mut rng = KeyGen::new(7);
+    for _ in 0..200 {
+        let mut pos = Chess::start();
+        for _ in 0..120 {
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                assert!(pos.outcome().is_some());
+                break;
+            }
+            let mv = moves[(rng.next() as usize) % moves.len()];
+            pos.play(mv);
+            let fresh = Chess::from_fen(&pos.fen()).expect("reachable positions read back");
+            assert_eq!(fresh.key(), pos.key());
+            assert_eq!(fresh, pos);
+        }
+        assert_eq!(pos.perft(2), perft_generic(&pos, 2));
+    }
+}
