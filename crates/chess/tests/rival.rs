@@ -59,7 +59,7 @@ fn random_positions_agree_with_fairy_stockfish() {
             }
             // Prefer captures and promotions now and then, to reach sharper positions.
             let noisy: Vec<_> = moves.iter().copied().filter(|&m| pos.is_noisy(m)).collect();
-            let pool = if !noisy.is_empty() && rng.next() % 3 == 0 {
+            let pool = if !noisy.is_empty() && rng.next().is_multiple_of(3) {
                 &noisy
             } else {
                 &moves
