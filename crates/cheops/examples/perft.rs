@@ -9,7 +9,9 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 2 {
-        eprintln!("usage: perft <little-cheops|little-cheops-imperial> [<fen>|start] <depth> [--divide]");
+        eprintln!(
+            "usage: perft <little-cheops|little-cheops-imperial> [<fen>|start] <depth> [--divide]"
+        );
         std::process::exit(2);
     }
     let style = match args[0].as_str() {

@@ -1,7 +1,9 @@
 //! Position strings (rulebook §14): reading with field-named errors, and writing.
 
 use crate::pieces::{class, CIVILIAN, KING, PAWN};
-use crate::position::{cell, cell_color, cell_role, sqb, Castle, CheopsPosition, MAX_CASTLES, NONE};
+use crate::position::{
+    cell, cell_color, cell_role, sqb, Castle, CheopsPosition, MAX_CASTLES, NONE,
+};
 use crate::rules::{Bits, Rules, Style};
 use menagerie_core::{BitBoard, Color, PositionError};
 
@@ -121,10 +123,7 @@ impl CheopsPosition {
         if pos.in_check(pos.turn.other()) {
             return err(
                 "side to move",
-                format!(
-                    "{} is not to move but is in check",
-                    pos.turn.other().name()
-                ),
+                format!("{} is not to move but is in check", pos.turn.other().name()),
             );
         }
         Ok(pos)
@@ -153,23 +152,35 @@ impl CheopsPosition {
                     if run.starts_with('0') {
                         return err(
                             "board",
-                            format!("row {} has a run written '{run}' (0 or a leading zero)", rank + 1),
+                            format!(
+                                "row {} has a run written '{run}' (0 or a leading zero)",
+                                rank + 1
+                            ),
                         );
                     }
                     let k: usize = run.parse().unwrap_or(usize::MAX);
                     file = file.saturating_add(k);
                     if file > n {
-                        return err("board", format!("row {} is longer than {n} squares", rank + 1));
+                        return err(
+                            "board",
+                            format!("row {} is longer than {n} squares", rank + 1),
+                        );
                     }
                     continue;
                 }
                 let ch = b as char;
-                let Some(role) = r.table.role_of_letter(ch).filter(|_| ch.is_ascii_alphabetic())
+                let Some(role) = r
+                    .table
+                    .role_of_letter(ch)
+                    .filter(|_| ch.is_ascii_alphabetic())
                 else {
                     return err("board", format!("'{ch}' is not a piece letter"));
                 };
                 if file >= n {
-                    return err("board", format!("row {} is longer than {n} squares", rank + 1));
+                    return err(
+                        "board",
+                        format!("row {} is longer than {n} squares", rank + 1),
+                    );
                 }
                 let color = if ch.is_ascii_uppercase() {
                     Color::White
@@ -206,10 +217,16 @@ impl CheopsPosition {
             };
             let chair = square(r, F, chair_text)?;
             if !r.chair_ok(chair) {
-                return err(F, format!("the chair {} is on the edge of the board", r.name(chair)));
+                return err(
+                    F,
+                    format!("the chair {} is on the edge of the board", r.name(chair)),
+                );
             }
             if self.overlaps_castle(chair) {
-                return err(F, format!("the Castle {} overlaps another Castle", r.name(chair)));
+                return err(
+                    F,
+                    format!("the Castle {} overlaps another Castle", r.name(chair)),
+                );
             }
             if (self.ncastles as usize) >= MAX_CASTLES {
                 return err(F, "too many Castles");
@@ -217,7 +234,10 @@ impl CheopsPosition {
             let mut castle = Castle::inactive(chair);
             if let Some(state) = state {
                 let Some((owner, act)) = state.split_once('@') else {
-                    return err(F, format!("'{item}': an active Castle is written chair:owner@activator"));
+                    return err(
+                        F,
+                        format!("'{item}': an active Castle is written chair:owner@activator"),
+                    );
                 };
                 castle.owner = match owner {
                     "w" => Color::White,
@@ -231,10 +251,23 @@ impl CheopsPosition {
             for e in parts {
                 let s = square(r, F, e)?;
                 let Some(i) = halls.iter().position(|&h| h == s) else {
-                    return err(F, format!("the entitled square {} is not in the halls of {}", r.name(s), r.name(chair)));
+                    return err(
+                        F,
+                        format!(
+                            "the entitled square {} is not in the halls of {}",
+                            r.name(s),
+                            r.name(chair)
+                        ),
+                    );
                 };
                 if !castle.active {
-                    return err(F, format!("the inactive Castle {} lists an entitled Pawn", r.name(chair)));
+                    return err(
+                        F,
+                        format!(
+                            "the inactive Castle {} lists an entitled Pawn",
+                            r.name(chair)
+                        ),
+                    );
                 }
                 if castle.entitled & (1 << i) != 0 {
                     return err(F, format!("{} is listed twice", r.name(s)));
@@ -263,10 +296,19 @@ impl CheopsPosition {
                 }
             }
             if kings != 1 {
-                return err("board", format!("{} has {kings} Kings, not exactly one", color.name()));
+                return err(
+                    "board",
+                    format!("{} has {kings} Kings, not exactly one", color.name()),
+                );
             }
             if civilians > 2 {
-                return err("board", format!("{} has {civilians} Civilians (Deputies included), more than two", color.name()));
+                return err(
+                    "board",
+                    format!(
+                        "{} has {civilians} Civilians (Deputies included), more than two",
+                        color.name()
+                    ),
+                );
             }
         }
         for s in 0..n * n {
@@ -281,7 +323,10 @@ impl CheopsPosition {
                     .iter()
                     .any(|k| k.chair as usize != s && self.in_halls(k.chair as usize, s));
                 if r.style == Style::Common || !in_room {
-                    return err("board", format!("a Pawn stands on {}, on rank 1 or {n}", r.name(s)));
+                    return err(
+                        "board",
+                        format!("a Pawn stands on {}, on rank 1 or {n}", r.name(s)),
+                    );
                 }
             }
         }
@@ -299,30 +344,51 @@ impl CheopsPosition {
             }
             if !c.active {
                 if self.board[chair] != 0 {
-                    return err(F, format!("the inactive Castle {name} has a piece on its chair"));
+                    return err(
+                        F,
+                        format!("the inactive Castle {name} has a piece on its chair"),
+                    );
                 }
                 continue;
             }
             let act = c.activator as usize;
             let p = self.board[act];
             if !self.in_halls(chair, act) || p == 0 || cell_color(p) != c.owner {
-                return err(F, format!("the activator of {name} must be a piece of its owner in its halls"));
+                return err(
+                    F,
+                    format!("the activator of {name} must be a piece of its owner in its halls"),
+                );
             }
             if act != chair && !r.is(cell_role(p), class::NOBILITY) {
-                return err(F, format!("the activator of {name} is not noble, so it must be on the chair"));
+                return err(
+                    F,
+                    format!("the activator of {name} is not noble, so it must be on the chair"),
+                );
             }
             for (i, h) in r.halls(chair).into_iter().enumerate() {
                 if c.entitled & (1 << i) != 0 {
                     let q = self.board[h];
                     if q == 0 || cell_color(q) != c.owner || !r.is(cell_role(q), class::PROMOTES) {
-                        return err(F, format!("the entitled square {} holds no Pawn of the owner", r.name(h)));
+                        return err(
+                            F,
+                            format!(
+                                "the entitled square {} holds no Pawn of the owner",
+                                r.name(h)
+                            ),
+                        );
                     }
                 }
             }
         }
         for chair in 0..r.n * r.n {
             if r.chair_ok(chair) && !self.overlaps_castle(chair) && self.pattern_at(chair, true) {
-                return err(F, format!("the corners around {} would have formed a Castle, but it is not listed", r.name(chair)));
+                return err(
+                    F,
+                    format!(
+                        "the corners around {} would have formed a Castle, but it is not listed",
+                        r.name(chair)
+                    ),
+                );
             }
         }
         Ok(())

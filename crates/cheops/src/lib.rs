@@ -3,6 +3,8 @@
 //! promotion, abdication, Castles, sealed Deputies, arrests, and the umpire's hidden
 //! information with a view for each player.
 
+#![warn(missing_docs)]
+
 pub mod fen;
 pub mod notation;
 pub mod pieces;
@@ -215,7 +217,11 @@ impl CheopsPosition {
             .iter()
             .map(|&s| r.name(s))
             .collect();
-        let mut s = format!("Castle {}: bastions {}", r.name(c.chair as usize), corners.join(" "));
+        let mut s = format!(
+            "Castle {}: bastions {}",
+            r.name(c.chair as usize),
+            corners.join(" ")
+        );
         if c.active {
             s.push_str(&format!(
                 "; active, held by {} (activator on {})",
@@ -226,7 +232,13 @@ impl CheopsPosition {
                 .halls(c.chair as usize)
                 .iter()
                 .filter(|&&h| self.frozen.has(sqb(h)) && !self.bastions.has(sqb(h)))
-                .map(|&h| format!("{} {}", r.table.def(cell_role(self.board[h])).name(), r.name(h)))
+                .map(|&h| {
+                    format!(
+                        "{} {}",
+                        r.table.def(cell_role(self.board[h])).name(),
+                        r.name(h)
+                    )
+                })
                 .collect();
             if !arrestees.is_empty() {
                 s.push_str(&format!("; arrestees: {}", arrestees.join(", ")));
@@ -239,7 +251,10 @@ impl CheopsPosition {
                 .map(|(_, &h)| r.name(h))
                 .collect();
             if !entitled.is_empty() {
-                s.push_str(&format!("; Pawns entitled to promote: {}", entitled.join(" ")));
+                s.push_str(&format!(
+                    "; Pawns entitled to promote: {}",
+                    entitled.join(" ")
+                ));
             }
         } else {
             s.push_str("; inactive");
@@ -345,7 +360,13 @@ impl Position for CheopsPosition {
         }
         eat(self.turn as u8);
         for c in self.castles() {
-            for b in [c.chair, c.active as u8, c.owner as u8, c.activator, c.entitled] {
+            for b in [
+                c.chair,
+                c.active as u8,
+                c.owner as u8,
+                c.activator,
+                c.entitled,
+            ] {
                 eat(b);
             }
         }
@@ -417,10 +438,16 @@ impl Position for CheopsPosition {
                 .join(" ")
         };
         if !self.known.is_empty() {
-            notes.push(format!("Known Deputies (shown as C): {}", name_list(self.known)));
+            notes.push(format!(
+                "Known Deputies (shown as C): {}",
+                name_list(self.known)
+            ));
         }
         if !self.papers.is_empty() {
-            notes.push(format!("Sealed papers (secret): {}", name_list(self.papers)));
+            notes.push(format!(
+                "Sealed papers (secret): {}",
+                name_list(self.papers)
+            ));
         }
         let provisional = r.table.provisional_names();
         if !provisional.is_empty() {

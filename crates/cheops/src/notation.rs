@@ -79,17 +79,17 @@ impl CheopsPosition {
                 } else {
                     '-'
                 };
-                format!("{} {from}{sep}{to}{}", self.recorder_at(mv.from as usize), promo())
+                format!(
+                    "{} {from}{sep}{to}{}",
+                    self.recorder_at(mv.from as usize),
+                    promo()
+                )
             }
             TurnKind::HallPromotion => format!("{} {to}{}", r.table.def(PAWN).recorder, promo()),
             TurnKind::Hop => {
                 // A hop always shows the hopper for what it is: the hop compromises it.
                 let role = self.move_role(mv.from as usize, self.board[mv.from as usize]);
-                let mut s = format!(
-                    "{} {from}:{}:{to}",
-                    r.table.def(role).recorder,
-                    mv.hops
-                );
+                let mut s = format!("{} {from}:{}:{to}", r.table.def(role).recorder, mv.hops);
                 if let Some(room) = mv.arrest_room() {
                     let prev = if mv.hops >= 2 {
                         mv.path[mv.hops as usize - 2] as usize
@@ -207,23 +207,36 @@ impl CheopsPosition {
         }
         if let Some(rest) = lower.strip_prefix("appoint:") {
             if !imperial {
-                return illegal("there are no Castles, so no appointments, in the Common style (R29)".into());
+                return illegal(
+                    "there are no Castles, so no appointments, in the Common style (R29)".into(),
+                );
             }
             let king = self.kings[me.index()];
-            if !self.castles().iter().any(|c| c.active && c.owner == me && c.chair == king) {
-                return illegal("only a King on the chair of a Castle his side holds may appoint (10.1)".into());
+            if !self
+                .castles()
+                .iter()
+                .any(|c| c.active && c.owner == me && c.chair == king)
+            {
+                return illegal(
+                    "only a King on the chair of a Castle his side holds may appoint (10.1)".into(),
+                );
             }
             return match sq(rest) {
                 Some(s) if self.appointable(me).has(sqb(s)) => {
                     illegal("your King would be in check (7.5)".into())
                 }
-                Some(s) => illegal(format!("{} holds no active Civilian of yours that is not already a Deputy (10.1)", r.name(s))),
+                Some(s) => illegal(format!(
+                    "{} holds no active Civilian of yours that is not already a Deputy (10.1)",
+                    r.name(s)
+                )),
                 None => syntax(text, "appoint: needs a square"),
             };
         }
         if let Some(rest) = lower.strip_prefix("inspect:") {
             if !imperial {
-                return illegal("there are no Deputies, so no inspections, in the Common style (R29)".into());
+                return illegal(
+                    "there are no Deputies, so no inspections, in the Common style (R29)".into(),
+                );
             }
             let Some(t) = sq(rest.trim_end_matches("=d").trim_end_matches("=c")) else {
                 return syntax(text, "inspect: needs a square");
@@ -235,10 +248,16 @@ impl CheopsPosition {
                 || self.known.has(sqb(t))
                 || self.bastions.has(sqb(t))
             {
-                return illegal(format!("{} holds no enemy piece that looks like a Civilian (10.2)", r.name(t)));
+                return illegal(format!(
+                    "{} holds no enemy piece that looks like a Civilian (10.2)",
+                    r.name(t)
+                ));
             }
             if !self.attacked_by(me, t) {
-                return illegal(format!("none of your active pieces attacks {} (10.2)", r.name(t)));
+                return illegal(format!(
+                    "none of your active pieces attacks {} (10.2)",
+                    r.name(t)
+                ));
             }
             return illegal("your King would be in check (7.5)".into());
         }
@@ -248,7 +267,10 @@ impl CheopsPosition {
             };
             let c = self.board[d];
             if c == 0 || cell_color(c) != me || cell_role(c) != DUKE {
-                return illegal(format!("{} holds no Duke of yours to take over (11)", r.name(d)));
+                return illegal(format!(
+                    "{} holds no Duke of yours to take over (11)",
+                    r.name(d)
+                ));
             }
             let mut cands = Vec::new();
             self.candidates(&mut cands);
@@ -263,14 +285,19 @@ impl CheopsPosition {
                 return syntax(text, "a hop chain starts with a square");
             };
             if !imperial {
-                return illegal("there are no Deputies, so no hops, in the Common style (R29)".into());
+                return illegal(
+                    "there are no Deputies, so no hops, in the Common style (R29)".into(),
+                );
             }
             let c = self.board[s];
             if c == 0 || cell_color(c) != me {
                 return illegal(format!("there is no piece of yours on {}", r.name(s)));
             }
             if !r.is(self.move_role(s, c), class::HOP) {
-                return illegal(format!("the piece on {} cannot hop: only a Deputy hops (7.3)", r.name(s)));
+                return illegal(format!(
+                    "the piece on {} cannot hop: only a Deputy hops (7.3)",
+                    r.name(s)
+                ));
             }
             return illegal("that chain breaks the hop rules (7.3: adjacent piece, empty landing, no square twice, no active Castle crossed) or the arrest rules (10.5)".into());
         }
@@ -286,8 +313,7 @@ impl CheopsPosition {
         let rest = &body[used..];
         if let Some(p) = promo {
             let ok = p.len() == 1
-                && r
-                    .table
+                && r.table
                     .role_of_letter(p.chars().next().unwrap_or(' '))
                     .is_some_and(|role| r.promotable(role));
             if !ok {
@@ -304,13 +330,22 @@ impl CheopsPosition {
             return illegal(format!("there is no piece of yours on {}", r.name(from)));
         }
         if self.bastions.has(sqb(from)) {
-            return illegal(format!("the piece on {} is a bastion of a Castle and never moves (9.2)", r.name(from)));
+            return illegal(format!(
+                "the piece on {} is a bastion of a Castle and never moves (9.2)",
+                r.name(from)
+            ));
         }
         if self.frozen.has(sqb(from)) {
-            return illegal(format!("the piece on {} is an arrestee and cannot move (9.6)", r.name(from)));
+            return illegal(format!(
+                "the piece on {} is an arrestee and cannot move (9.6)",
+                r.name(from)
+            ));
         }
         if rest.is_empty() {
-            return illegal(format!("the Pawn on {} is not entitled to promote in the halls (8.2)", r.name(from)));
+            return illegal(format!(
+                "the Pawn on {} is not entitled to promote in the halls (8.2)",
+                r.name(from)
+            ));
         }
         let Some(to) = sq(rest) else {
             return syntax(text, "the destination is not a square of this board");
@@ -342,13 +377,19 @@ impl CheopsPosition {
             }
             let trole = cell_role(t);
             if self.bastions.has(sqb(to)) {
-                return illegal(format!("the piece on {} is a bastion and can never be captured (7.2)", r.name(to)));
+                return illegal(format!(
+                    "the piece on {} is a bastion and can never be captured (7.2)",
+                    r.name(to)
+                ));
             }
             if r.is(trole, class::ROYAL) {
                 return illegal("a King is never captured (7.2)".into());
             }
             if trole == CIVILIAN && !self.known.has(sqb(to)) {
-                return illegal("a Civilian can never be captured, nor a Deputy until it is known (7.2, 10.3)".into());
+                return illegal(
+                    "a Civilian can never be captured, nor a Deputy until it is known (7.2, 10.3)"
+                        .into(),
+                );
             }
         }
         let role = self.move_role(from, c);
@@ -359,7 +400,10 @@ impl CheopsPosition {
                 && !passes
                 && !self.in_halls(castle.chair as usize, from)
             {
-                return illegal(format!("the active Castle {} is closed to pieces outside it (9.5, C1)", r.name(castle.chair as usize)));
+                return illegal(format!(
+                    "the active Castle {} is closed to pieces outside it (9.5, C1)",
+                    r.name(castle.chair as usize)
+                ));
             }
         }
         let def = r.table.def(role);

@@ -262,6 +262,7 @@ pub struct PieceFileError {
 /// wrong with it (line number, piece, fault).
 pub fn load_pieces(text: &str) -> Result<PieceTable, PieceFileError> {
     let mut defs: Vec<Option<PieceDef>> = vec![None; ROLE_COUNT];
+    let mut lines = [0usize; ROLE_COUNT];
     let mut last_line = 0;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
@@ -333,8 +334,11 @@ pub fn load_pieces(text: &str) -> Result<PieceTable, PieceFileError> {
             return Err(err("the King, and only the King, is royal".into()));
         }
         if classes & class::ARREST != 0 && classes & class::HOP == 0 {
-            return Err(err("a piece that arrests must hop (arrest is the last hop)".into()));
+            return Err(err(
+                "a piece that arrests must hop (arrest is the last hop)".into(),
+            ));
         }
+        lines[role] = line;
         defs[role] = Some(PieceDef {
             role,
             letter,
@@ -365,7 +369,7 @@ pub fn load_pieces(text: &str) -> Result<PieceTable, PieceFileError> {
         let slot = &mut by_letter[(d.letter as u8 - b'A') as usize];
         if let Some(other) = *slot {
             return Err(PieceFileError {
-                line: last_line + 1,
+                line: lines[d.role],
                 piece: ROLE_NAMES[d.role].to_string(),
                 message: format!(
                     "the letter {} is already the {}'s",
@@ -377,7 +381,7 @@ pub fn load_pieces(text: &str) -> Result<PieceTable, PieceFileError> {
     }
     if out[DEPUTY].letter != out[CIVILIAN].letter {
         return Err(PieceFileError {
-            line: last_line + 1,
+            line: lines[DEPUTY],
             piece: "deputy".into(),
             message: "a Deputy is written as a Civilian, so it must share the Civilian's letter"
                 .into(),

@@ -360,9 +360,7 @@ impl CheopsPosition {
         if role == CIVILIAN && self.known.has(sqb(t)) {
             role = DEPUTY;
         }
-        !self
-            .rules
-            .is(role, class::ROYAL | class::NEVER_CAPTURED)
+        !self.rules.is(role, class::ROYAL | class::NEVER_CAPTURED)
     }
 
     /// Whether the active piece `c` on `s` attacks `t` (7.5): it could capture a capturable
@@ -967,10 +965,7 @@ impl CheopsPosition {
                     let mut entitled = 0;
                     for (j, h) in r.halls(chair).into_iter().enumerate() {
                         let p = self.board[h];
-                        if p != 0
-                            && cell_color(p) == owner
-                            && r.is(cell_role(p), class::PROMOTES)
-                        {
+                        if p != 0 && cell_color(p) == owner && r.is(cell_role(p), class::PROMOTES) {
                             entitled |= 1 << j;
                         }
                     }

@@ -118,11 +118,7 @@ impl Rules {
                     .components
                     .iter()
                     .map(|c| Comp {
-                        offsets: c
-                            .offsets_for(color)
-                            .iter()
-                            .map(|o| (o.dx, o.dy))
-                            .collect(),
+                        offsets: c.offsets_for(color).iter().map(|o| (o.dx, o.dy)).collect(),
                         rider: c.rider,
                         hopper: c.hopper,
                         moves: c.mode != Mode::CaptureOnly,

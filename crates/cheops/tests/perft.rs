@@ -41,7 +41,11 @@ fn start_imperial_deep() {
 
 #[test]
 fn common_master_promotion() {
-    check(C, "1m1uk3t/2P4P1/1p4p2/n2c5/9/2C2Q3/P8/6D2/M3K4 w 0 1", &[105, 2_820, 244_621]);
+    check(
+        C,
+        "1m1uk3t/2P4P1/1p4p2/n2c5/9/2C2Q3/P8/6D2/M3K4 w 0 1",
+        &[105, 2_820, 244_621],
+    );
 }
 
 #[test]
@@ -109,7 +113,10 @@ fn imperial_random_1() {
 fn bulk_counting_agrees_with_the_generic_walk() {
     for (style, fen) in [
         (C, "1m1uk3t/2P4P1/1p4p2/n2c5/9/2C2Q3/P8/6D2/M3K4 w 0 1"),
-        (I, "k12/1u11/2c1c8/3K9/2t1t8/13/13/5inp5/6C6/7C5/13/13/12T w d10:w@d10 g5 0 1 h4"),
+        (
+            I,
+            "k12/1u11/2c1c8/3K9/2t1t8/13/13/5inp5/6C6/7C5/13/13/12T w d10:w@d10 g5 0 1 h4",
+        ),
     ] {
         let p = pos(style, fen);
         assert_eq!(p.perft(3), menagerie_core::perft::perft_generic(&p, 3));

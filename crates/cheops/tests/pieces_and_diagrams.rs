@@ -11,27 +11,57 @@ use menagerie_core::{Game, Position, RuleOptions, Termination};
 fn the_built_in_table_loads_and_lists_provisional_pieces() {
     let t = load_pieces(DEFAULT_PIECES).expect("loads");
     let help = piece_help(&t);
-    assert!(help.iter().any(|l| l.contains("Master") && l.contains("published")));
-    assert!(help.iter().any(|l| l.contains("Knight") && l.contains("[provisional]")));
-    assert!(help.iter().any(|l| l.contains("Deputy") && l.contains("[provisional]")));
-    assert!(!help.iter().any(|l| l.contains("Queen") && l.contains("provisional")));
+    assert!(help
+        .iter()
+        .any(|l| l.contains("Master") && l.contains("published")));
+    assert!(help
+        .iter()
+        .any(|l| l.contains("Knight") && l.contains("[provisional]")));
+    assert!(help
+        .iter()
+        .any(|l| l.contains("Deputy") && l.contains("[provisional]")));
+    assert!(!help
+        .iter()
+        .any(|l| l.contains("Queen") && l.contains("provisional")));
 }
 
 #[test]
 fn malformed_definitions_are_named_in_one_sentence() {
     let cases = [
-        ("knight          N  N   Nx      provisional  major", "knight", "invalid Betza"),
-        ("knight          N  N   pN      provisional  major", "knight", "'p' needs a rider"),
-        ("knight          N  N   N       maybe        major", "knight", "status"),
-        ("knight          N  N   N       provisional  flying", "knight", "unknown class"),
-        ("knight          NN N   N       provisional  major", "knight", "one upper-case letter"),
-        ("knight          Q  N   N       provisional  major", "knight", "already"),
+        (
+            "knight          N  N   Nx      provisional  major",
+            "knight",
+            "invalid Betza",
+        ),
+        (
+            "knight          N  N   pN      provisional  major",
+            "knight",
+            "'p' needs a rider",
+        ),
+        (
+            "knight          N  N   N       maybe        major",
+            "knight",
+            "status",
+        ),
+        (
+            "knight          N  N   N       provisional  flying",
+            "knight",
+            "unknown class",
+        ),
+        (
+            "knight          NN N   N       provisional  major",
+            "knight",
+            "one upper-case letter",
+        ),
+        (
+            "knight          Q  N   N       provisional  major",
+            "knight",
+            "already",
+        ),
     ];
     for (line, piece, what) in cases {
-        let text = DEFAULT_PIECES.replace(
-            "knight          N  N   N       provisional  major",
-            line,
-        );
+        let text =
+            DEFAULT_PIECES.replace("knight          N  N   N       provisional  major", line);
         let e = load_pieces(&text).expect_err(line);
         assert_eq!(e.piece, piece, "{e}");
         assert!(e.to_string().contains(what), "{e}");
@@ -40,7 +70,11 @@ fn malformed_definitions_are_named_in_one_sentence() {
     // The line number is the line of the broken definition.
     let text = DEFAULT_PIECES.replace("mRcpR", "mRcpX");
     let e = load_pieces(&text).expect_err("broken Master");
-    let line = DEFAULT_PIECES.lines().position(|l| l.contains("mRcpR")).unwrap_or(0) + 1;
+    let line = DEFAULT_PIECES
+        .lines()
+        .position(|l| l.contains("mRcpR"))
+        .unwrap_or(0)
+        + 1;
     assert_eq!(e.line, line);
     assert_eq!(e.piece, "master");
     // A missing piece and an unknown piece.
@@ -49,9 +83,15 @@ fn malformed_definitions_are_named_in_one_sentence() {
         .filter(|l| !l.starts_with("pawn"))
         .map(|l| format!("{l}\n"))
         .collect();
-    assert!(load_pieces(&text).expect_err("no pawn").to_string().contains("not defined"));
+    assert!(load_pieces(&text)
+        .expect_err("no pawn")
+        .to_string()
+        .contains("not defined"));
     let text = format!("{DEFAULT_PIECES}\ndragon X X K published major\n");
-    assert!(load_pieces(&text).expect_err("dragon").to_string().contains("unknown piece"));
+    assert!(load_pieces(&text)
+        .expect_err("dragon")
+        .to_string()
+        .contains("unknown piece"));
 }
 
 #[test]
@@ -63,8 +103,9 @@ fn replacing_a_definition_changes_the_moves_without_code() {
     );
     let table = load_pieces(&text).expect("loads");
     let fen = "k8/9/9/9/9/9/9/9/K5N2 w 0 1";
-    let rider = CheopsPosition::from_fen_with_pieces(Style::Common, fen, &table, &RuleOptions::new())
-        .expect("parses");
+    let rider =
+        CheopsPosition::from_fen_with_pieces(Style::Common, fen, &table, &RuleOptions::new())
+            .expect("parses");
     let before = moves(C, fen);
     let after = rider.move_texts();
     assert!(!before.contains(&"g1c3".to_string()));
@@ -76,26 +117,48 @@ fn replacing_a_definition_changes_the_moves_without_code() {
     let fen = "k8/9/9/9/9/4E4/9/9/K8 w 0 1";
     let p = CheopsPosition::from_fen_with_pieces(Style::Common, fen, &table, &RuleOptions::new())
         .expect("parses");
-    assert_eq!(p.move_texts().iter().filter(|m| m.starts_with("e4")).count(), 8);
-    assert_eq!(moves(C, fen).iter().filter(|m| m.starts_with("e4")).count(), 8 + 14);
+    assert_eq!(
+        p.move_texts()
+            .iter()
+            .filter(|m| m.starts_with("e4"))
+            .count(),
+        8
+    );
+    assert_eq!(
+        moves(C, fen).iter().filter(|m| m.starts_with("e4")).count(),
+        8 + 14
+    );
 }
 
 #[test]
 fn diagrams_mark_castles_arrestees_and_provisional_pieces() {
-    let p = pos(I, "12k/13/13/13/13/13/13/13/2C1C8/2Pn9/2T1M8/13/K12 w d4:b@d4 - 1 2 -");
+    let p = pos(
+        I,
+        "12k/13/13/13/13/13/13/13/2C1C8/2Pn9/2T1M8/13/K12 w d4:b@d4 - 1 2 -",
+    );
     let d = diagram(&p, DiagramOptions::default());
     assert!(d.contains("Castle d4: bastions c3 e3 c5 e5; active, held by Black (activator on d4); arrestees: Pawn c4"), "{d}");
     assert!(d.contains("Provisional pieces"));
     assert!(d.contains(" + "), "empty rooms are marked: {d}");
-    let q = pos(I, "12k/13/13/13/13/13/13/13/2C1C8/13/2T1M8/13/K12 w d4 - 0 1 -");
+    let q = pos(
+        I,
+        "12k/13/13/13/13/13/13/13/2C1C8/13/2T1M8/13/K12 w d4 - 0 1 -",
+    );
     let d = diagram(&q, DiagramOptions::default());
     assert!(d.contains(" o "), "inactive chair: {d}");
     assert!(d.contains("inactive"));
-    let r = pos(I, "k12/13/2c1c8/3K9/2t1t8/13/5n7/9b3/6CC5/13/13/13/13 w d10:w@d10 h5 0 1 g5");
+    let r = pos(
+        I,
+        "k12/13/2c1c8/3K9/2t1t8/13/5n7/9b3/6CC5/13/13/13/13 w d10:w@d10 h5 0 1 g5",
+    );
     let d = diagram(&r, DiagramOptions::default());
     assert!(d.contains("Known Deputies (shown as C): h5"));
     assert!(d.contains("Sealed papers (secret): g5"));
-    assert!(!diagram(&r.view(menagerie_core::Color::Black).into_position(), DiagramOptions::default()).contains("g5"));
+    assert!(!diagram(
+        &r.view(menagerie_core::Color::Black).into_position(),
+        DiagramOptions::default()
+    )
+    .contains("g5"));
 }
 
 #[test]
@@ -134,10 +197,15 @@ fn endings_in_play() {
     assert_eq!(o.termination.code(), "minimal-strength");
     // Repetition: Knights shuffle back and forth.
     let mut g = Game::new(pos(C, "k7n/9/9/9/9/9/9/9/K7N w 0 1"));
-    for mv in ["i1h3", "i9h7", "h3i1", "h7i9", "i1h3", "i9h7", "h3i1", "h7i9"] {
+    for mv in [
+        "i1h3", "i9h7", "h3i1", "h7i9", "i1h3", "i9h7", "h3i1", "h7i9",
+    ] {
         g.push_text(mv).expect(mv);
     }
-    assert_eq!(g.outcome().map(|o| o.termination), Some(Termination::Repetition));
+    assert_eq!(
+        g.outcome().map(|o| o.termination),
+        Some(Termination::Repetition)
+    );
     // The challenge count: 100 turns without a Pawn move, capture or arrest.
     let p = pos(C, "k7n/9/9/9/9/9/9/9/K7N w 100 80");
     assert!(p.challenge_outcome(100).is_some());
@@ -151,11 +219,18 @@ fn a_repetition_with_an_abdication_available_offers_the_choice() {
     // White is mated but a Duke could take over: at a repetition the choices are the
     // abdication and the draw.
     let p = pos(C, "8k/9/6D2/9/9/9/4q4/9/4K3t w 0 1");
-    let choices: Vec<String> = p.repetition_choices().iter().map(|m| p.move_text(*m)).collect();
+    let choices: Vec<String> = p
+        .repetition_choices()
+        .iter()
+        .map(|m| p.move_text(*m))
+        .collect();
     assert_eq!(choices, ["e1->g7", "draw"]);
     let mut q = p;
     let draw = p.repetition_choices()[1];
     q.play_repetition_choice(draw).expect("draw accepted");
-    assert_eq!(q.outcome().map(|o| o.termination), Some(Termination::Repetition));
+    assert_eq!(
+        q.outcome().map(|o| o.termination),
+        Some(Termination::Repetition)
+    );
     assert!(q.moves().is_empty());
 }

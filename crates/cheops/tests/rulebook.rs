@@ -31,7 +31,11 @@ fn t2_imperial_start() {
 
 #[test]
 fn t3_king_takes_only_unguarded() {
-    assert_exact(C, "k3t4/9/9/4t4/3K5/9/9/9/9 w 0 1", &["d5c4", "d5c5", "d5d4"]);
+    assert_exact(
+        C,
+        "k3t4/9/9/4t4/3K5/9/9/9/9 w 0 1",
+        &["d5c4", "d5c5", "d5d4"],
+    );
 }
 
 #[test]
@@ -209,7 +213,16 @@ fn t15d_inspection_civilian_certified() {
 #[test]
 fn t15e_the_secret_does_not_change_the_moves() {
     let want = [
-        "a13a12", "a13b12", "a13b13", "f7d6", "f7d8", "f7e5", "f7g9", "f7h6", "f7h8", "inspect:g5",
+        "a13a12",
+        "a13b12",
+        "a13b13",
+        "f7d6",
+        "f7d8",
+        "f7e5",
+        "f7g9",
+        "f7h6",
+        "f7h8",
+        "inspect:g5",
     ];
     assert_exact(I, T15B, &want);
     // The same list from the public string (papers removed), and with h5 appointed instead.
@@ -248,8 +261,22 @@ fn t17_arrest() {
         I,
         T17,
         &[
-            "d10c10", "d10d11", "d10d9", "d10e10", "g5:g7", "g5:g7@c10", "g5:g7@d11", "g5:g7@d9",
-            "g5:g7@e10", "g5f4", "g5f5", "g5f6", "g5g4", "g5h4", "g5h5", "g5h6",
+            "d10c10",
+            "d10d11",
+            "d10d9",
+            "d10e10",
+            "g5:g7",
+            "g5:g7@c10",
+            "g5:g7@d11",
+            "g5:g7@d9",
+            "g5:g7@e10",
+            "g5f4",
+            "g5f5",
+            "g5f6",
+            "g5g4",
+            "g5h4",
+            "g5h5",
+            "g5h6",
         ],
     );
     assert_eq!(
@@ -263,7 +290,11 @@ fn t17b_nobility_takes_an_arrestee() {
     let f = "13/k12/2c1c8/2nK9/2t1t8/13/6C6/13/13/13/13/13/13 w d10:w@d10 g7 1 2 -";
     let p = pos(I, f);
     // The arrested Knight has no moves and attacks nothing.
-    assert!(p.view(Color::White).offered_texts().iter().all(|m| !m.starts_with("c10")));
+    assert!(p
+        .view(Color::White)
+        .offered_texts()
+        .iter()
+        .all(|m| !m.starts_with("c10")));
     assert_legal(I, f, "d10c10");
     assert_eq!(
         after(I, f, "d10c10"),
@@ -474,7 +505,10 @@ fn t30_recorder_notation() {
     let p = pos(C, f);
     for text in ["1a Q f1Xf7", "Q f1Xf7", "1a P e8-e9=PM", "Ma a1-a2"] {
         let m = p.parse_move(text).expect(text);
-        assert_eq!(p.move_human(m).trim_start_matches("1a "), text.trim_start_matches("1a "));
+        assert_eq!(
+            p.move_human(m).trim_start_matches("1a "),
+            text.trim_start_matches("1a ")
+        );
     }
 }
 

@@ -8,8 +8,21 @@ use menagerie_core::{BitBoard, Color, Position};
 
 /// The inputs whose answers are compared: legal, illegal for several rules, and garbage.
 const PROBES: &[&str] = &[
-    "f7g5", "f7h5", "inspect:g5", "inspect:h5", "g5f4", "h5h4", "appoint:g5", "g5:i5", "a13a12",
-    "a13a11", "e1->g7", "draw", "zz", "f7g5=Q", "c4=Q",
+    "f7g5",
+    "f7h5",
+    "inspect:g5",
+    "inspect:h5",
+    "g5f4",
+    "h5h4",
+    "appoint:g5",
+    "g5:i5",
+    "a13a12",
+    "a13a11",
+    "e1->g7",
+    "draw",
+    "zz",
+    "f7g5=Q",
+    "c4=Q",
 ];
 
 fn answers(view: &menagerie_cheops::PlayerView) -> Vec<String> {
@@ -40,7 +53,10 @@ fn the_opponents_papers_change_nothing_a_player_sees() {
         // The umpire's own list is the same too (R41), and so is its error text.
         assert_eq!(p.move_texts(), variants[0].move_texts());
         for t in PROBES {
-            let a = p.parse_move(t).map(|m| p.move_text(m)).map_err(|e| e.to_string());
+            let a = p
+                .parse_move(t)
+                .map(|m| p.move_text(m))
+                .map_err(|e| e.to_string());
             let b = variants[0]
                 .parse_move(t)
                 .map(|m| variants[0].move_text(m))
@@ -51,7 +67,10 @@ fn the_opponents_papers_change_nothing_a_player_sees() {
     // White, who owns the papers, sees them; the umpire string carries them.
     assert_eq!(variants[1].view(Color::White).fen(), format!("{base} g5"));
     assert_eq!(variants[1].fen(), format!("{base} g5"));
-    assert!(variants[1].view(Color::White).offered_moves().is_empty(), "not White's turn");
+    assert!(
+        variants[1].view(Color::White).offered_moves().is_empty(),
+        "not White's turn"
+    );
 }
 
 /// White to move with Black's sealed Deputy somewhere: White's offered turns (inspections
@@ -65,7 +84,10 @@ fn inspections_do_not_depend_on_the_target_secret() {
         let p = pos(I, &format!("{base} {papers}"));
         assert_eq!(p.move_texts(), none.move_texts());
         assert_eq!(p.view(Color::White).fen(), none.view(Color::White).fen());
-        assert_eq!(answers(&p.view(Color::White)), answers(&none.view(Color::White)));
+        assert_eq!(
+            answers(&p.view(Color::White)),
+            answers(&none.view(Color::White))
+        );
     }
 }
 
@@ -116,8 +138,14 @@ fn the_secret_is_released_only_by_the_rules() {
     let p = pos(I, f);
     assert!(!p.view(Color::Black).fen().contains("g5"));
     let stepped = play(&p, "g5g4");
-    assert!(!stepped.view(Color::Black).public_fen().contains("g4"), "a Civilian step reveals nothing");
-    assert!(stepped.fen().ends_with(" g4"), "the papers follow the piece");
+    assert!(
+        !stepped.view(Color::Black).public_fen().contains("g4"),
+        "a Civilian step reveals nothing"
+    );
+    assert!(
+        stepped.fen().ends_with(" g4"),
+        "the papers follow the piece"
+    );
     let hopped = play(&p, "g5:i5");
     assert!(hopped.view(Color::Black).public_fen().contains(" i5 "));
 }

@@ -16,11 +16,26 @@ fn rejects(style: Style, fen: &str, field: &str) {
 #[test]
 fn round_trips() {
     for (style, fen) in [
-        (C, "tnnqkeiit/ppppppppp/9/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEKQNNT w 0 1"),
-        (C, "t1n5t/pp1pp1ppi/n1p2ck1p/1q2c4/4Cp3/2NP5/P4CP2/P2PPP1PP/TIIEK2NT w 2 21"),
-        (I, "k12/1u11/2c1c8/3K9/2t1t8/13/13/5inp5/6C6/7C5/13/13/12T w d10:w@d10 g5 0 1 h4"),
-        (I, "12k/13/13/13/13/13/13/13/2C1C8/2PK9/2T1M8/13/13 w d4:w@d4+c4 - 0 1 -"),
-        (I, "12k/13/13/13/13/13/13/13/2C1C8/2QP9/2T1M8/13/K12 w d4:w@c4+d4 - 3 9 -"),
+        (
+            C,
+            "tnnqkeiit/ppppppppp/9/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEKQNNT w 0 1",
+        ),
+        (
+            C,
+            "t1n5t/pp1pp1ppi/n1p2ck1p/1q2c4/4Cp3/2NP5/P4CP2/P2PPP1PP/TIIEK2NT w 2 21",
+        ),
+        (
+            I,
+            "k12/1u11/2c1c8/3K9/2t1t8/13/13/5inp5/6C6/7C5/13/13/12T w d10:w@d10 g5 0 1 h4",
+        ),
+        (
+            I,
+            "12k/13/13/13/13/13/13/13/2C1C8/2PK9/2T1M8/13/13 w d4:w@d4+c4 - 0 1 -",
+        ),
+        (
+            I,
+            "12k/13/13/13/13/13/13/13/2C1C8/2QP9/2T1M8/13/K12 w d4:w@c4+d4 - 3 9 -",
+        ),
     ] {
         assert_eq!(pos(style, fen).fen(), fen);
     }
@@ -32,30 +47,110 @@ fn round_trips() {
 #[test]
 fn rejections_name_the_field() {
     rejects(C, "9/9/9 w 0 1", "board");
-    rejects(C, "tnnqkeiit/ppppppppp/9/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEKQNNT w 0", "position");
-    rejects(C, "tnnqkeiit/ppppppppp/9/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEKQNN w 0 1", "board");
-    rejects(C, "tnnqkeiit/ppppppppp/09/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEKQNNT w 0 1", "board");
-    rejects(C, "tnnqkeiit/ppppppppp/9/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEKQNNX w 0 1", "board");
-    rejects(C, "tnnqkeiit/ppppppppp/9/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEKQNNT x 0 1", "side to move");
-    rejects(C, "tnnqkeiit/ppppppppp/9/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEKQNNT w a 1", "halfmove clock");
-    rejects(C, "tnnqkeiit/ppppppppp/9/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEKQNNT w 0 0", "fullmove number");
-    rejects(C, "tnnqkeiit/ppppppppp/9/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEQQNNT w 0 1", "board");
+    rejects(
+        C,
+        "tnnqkeiit/ppppppppp/9/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEKQNNT w 0",
+        "position",
+    );
+    rejects(
+        C,
+        "tnnqkeiit/ppppppppp/9/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEKQNN w 0 1",
+        "board",
+    );
+    rejects(
+        C,
+        "tnnqkeiit/ppppppppp/09/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEKQNNT w 0 1",
+        "board",
+    );
+    rejects(
+        C,
+        "tnnqkeiit/ppppppppp/9/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEKQNNX w 0 1",
+        "board",
+    );
+    rejects(
+        C,
+        "tnnqkeiit/ppppppppp/9/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEKQNNT x 0 1",
+        "side to move",
+    );
+    rejects(
+        C,
+        "tnnqkeiit/ppppppppp/9/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEKQNNT w a 1",
+        "halfmove clock",
+    );
+    rejects(
+        C,
+        "tnnqkeiit/ppppppppp/9/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEKQNNT w 0 0",
+        "fullmove number",
+    );
+    rejects(
+        C,
+        "tnnqkeiit/ppppppppp/9/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEQQNNT w 0 1",
+        "board",
+    );
     rejects(C, "k8/9/9/9/9/9/9/CCC6/K8 w 0 1", "board");
     rejects(C, "k7P/9/9/9/9/9/9/9/K8 w 0 1", "board");
     rejects(C, "k8/9/9/9/9/9/9/9/K7t b 0 1", "side to move");
     // Imperial.
-    rejects(I, "12k/13/13/13/13/13/13/13/2C1C8/3K9/2T1M8/13/13 w a4:w@a4 - 0 1", "castles");
-    rejects(I, "12k/13/13/13/13/13/13/13/2C1C8/3K9/2T1M8/13/13 w d4 - 0 1", "castles");
-    rejects(I, "12k/13/13/13/13/13/13/13/2C1C8/3K9/2T1M8/13/13 w - - 0 1", "castles");
-    rejects(I, "12k/13/13/13/13/13/13/13/2C1C8/3K9/2T1M8/13/13 w d4:w@e4 - 0 1", "castles");
-    rejects(I, "12k/13/13/13/13/13/13/13/2C1C8/3K9/2T1M8/13/13 w d5:w@d5 - 0 1", "castles");
-    rejects(I, "12k/13/13/13/13/13/13/13/2C1C8/2TK9/2T1M8/13/13 w d4:w@d4+c4 - 0 1", "castles");
-    rejects(I, "12k/13/13/13/13/13/13/13/2C1C8/2T10/2T1M8/13/K12 w d4:w@c4 - 0 1", "castles");
-    rejects(I, "12k/13/13/13/13/13/13/13/2C1C8/3K9/2T1M8/13/13 w d4:w@d4 d5 0 1", "deputies");
-    rejects(I, "12k/13/13/13/13/13/13/13/2C1C8/3K9/2T1M8/13/13 w d4:w@d4 - 0 1 d4", "papers");
-    rejects(I, "k12/13/13/13/13/13/13/13/6C6/13/13/13/12K w - g5 0 1 g5", "papers");
-    rejects(I, "k12/13/13/13/13/13/13/13/13/13/13/13/P11K w - - 0 1 -", "board");
-    rejects(I, "k12/13/13/13/13/13/13/13/13/13/13/13/12K w - - 0 1 - x", "position");
+    rejects(
+        I,
+        "12k/13/13/13/13/13/13/13/2C1C8/3K9/2T1M8/13/13 w a4:w@a4 - 0 1",
+        "castles",
+    );
+    rejects(
+        I,
+        "12k/13/13/13/13/13/13/13/2C1C8/3K9/2T1M8/13/13 w d4 - 0 1",
+        "castles",
+    );
+    rejects(
+        I,
+        "12k/13/13/13/13/13/13/13/2C1C8/3K9/2T1M8/13/13 w - - 0 1",
+        "castles",
+    );
+    rejects(
+        I,
+        "12k/13/13/13/13/13/13/13/2C1C8/3K9/2T1M8/13/13 w d4:w@e4 - 0 1",
+        "castles",
+    );
+    rejects(
+        I,
+        "12k/13/13/13/13/13/13/13/2C1C8/3K9/2T1M8/13/13 w d5:w@d5 - 0 1",
+        "castles",
+    );
+    rejects(
+        I,
+        "12k/13/13/13/13/13/13/13/2C1C8/2TK9/2T1M8/13/13 w d4:w@d4+c4 - 0 1",
+        "castles",
+    );
+    rejects(
+        I,
+        "12k/13/13/13/13/13/13/13/2C1C8/2T10/2T1M8/13/K12 w d4:w@c4 - 0 1",
+        "castles",
+    );
+    rejects(
+        I,
+        "12k/13/13/13/13/13/13/13/2C1C8/3K9/2T1M8/13/13 w d4:w@d4 d5 0 1",
+        "deputies",
+    );
+    rejects(
+        I,
+        "12k/13/13/13/13/13/13/13/2C1C8/3K9/2T1M8/13/13 w d4:w@d4 - 0 1 d4",
+        "papers",
+    );
+    rejects(
+        I,
+        "k12/13/13/13/13/13/13/13/6C6/13/13/13/12K w - g5 0 1 g5",
+        "papers",
+    );
+    rejects(
+        I,
+        "k12/13/13/13/13/13/13/13/13/13/13/13/P11K w - - 0 1 -",
+        "board",
+    );
+    rejects(
+        I,
+        "k12/13/13/13/13/13/13/13/13/13/13/13/12K w - - 0 1 - x",
+        "position",
+    );
 }
 
 /// A tiny deterministic generator, so the fuzz test is reproducible without dependencies.
@@ -124,7 +219,15 @@ fn fuzz_garbage_and_mutated_strings_never_panic() {
     }
     assert!(accepted > 100, "{accepted}");
     // Pure garbage, including non-ASCII.
-    for text in ["", " ", "////", "é/é", "k w 0 1", "9/9/9/9/9/9/9/9/9 w 0 1 2 3 4", "\u{0}"] {
+    for text in [
+        "",
+        " ",
+        "////",
+        "é/é",
+        "k w 0 1",
+        "9/9/9/9/9/9/9/9/9 w 0 1 2 3 4",
+        "\u{0}",
+    ] {
         assert!(CheopsPosition::from_fen(Style::Common, text).is_err());
         assert!(CheopsPosition::from_fen(Style::Imperial, text).is_err());
     }
@@ -172,5 +275,27 @@ fn variants_validate_their_options() {
         assert!((spec.from_fen)(spec.start_fen, &bad).is_err());
         let good = RuleOptions::parse(&["repetition=fourth"]).expect("parses");
         assert!((spec.from_fen)(spec.start_fen, &good).is_ok());
+    }
+}
+
+/// Move input never panics, whatever it is, and illegal input gets an error.
+#[test]
+fn fuzz_move_input_never_panics() {
+    let p = pos(
+        I,
+        "k12/1u11/2c1c8/3K9/2t1t8/13/13/5inp5/6C6/7C5/13/13/12T w d10:w@d10 g5 0 1 h4",
+    );
+    let c = CheopsPosition::start(Style::Common);
+    let mut rng = Rng(777);
+    let pieces: &[&str] = &[
+        "g5", ":", "h4", "@", "d11", "=", "Q", "->", "appoint", "inspect", "X", "-", " ", "é",
+        "16a", "D", "1", "(", ")", "m13", "a0", "z9", "draw", "", "\u{0}",
+    ];
+    for _ in 0..3_000 {
+        let n = 1 + rng.below(6);
+        let text: String = (0..n).map(|_| pieces[rng.below(pieces.len())]).collect();
+        let _ = p.parse_move(&text);
+        let _ = c.parse_move(&text);
+        let _ = p.view(menagerie_core::Color::Black).parse_move(&text);
     }
 }

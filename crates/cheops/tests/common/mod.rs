@@ -23,7 +23,11 @@ pub fn legal(style: Style, fen: &str, mv: &str) -> bool {
 }
 
 pub fn assert_legal(style: Style, fen: &str, mv: &str) {
-    assert!(legal(style, fen, mv), "{mv} should be legal in {fen}; moves: {:?}", moves(style, fen));
+    assert!(
+        legal(style, fen, mv),
+        "{mv} should be legal in {fen}; moves: {:?}",
+        moves(style, fen)
+    );
 }
 
 pub fn assert_illegal(style: Style, fen: &str, mv: &str) {
