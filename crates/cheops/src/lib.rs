@@ -2,6 +2,18 @@
 //! `shared/rules/little-cheops.md` rules them: pieces as data, the Master's screen capture,
 //! promotion, abdication, Castles, sealed Deputies, arrests, and the umpire's hidden
 //! information with a view for each player.
+//!
+//! Readings where the rulebook leaves a point open (each also noted where it is coded):
+//! * C2 lists what a bastion of an active Castle may not be (captured, a screen, hopped);
+//!   a leap by a piece inside the Castle across its own bastion is allowed (R9's rectangle
+//!   rule is C1's, and C1 does not apply inside).
+//! * A rider of `D`, `N` or `A` passes over each leg's rectangle and its landing squares.
+//! * The rooms an arrest may use are judged after steps 2 to 4 of §16 (so a Deputy that was
+//!   its Castle's activator and hops off the chair cannot arrest into it).
+//! * A Deputy whose Betza differs from the Civilian's is compromised by any step a Civilian
+//!   on its square could not make (10.3); with such a table R41 may no longer hold.
+//! * At a third repetition with an abdication available (R36), the core's `Game` can only
+//!   report the draw; [`CheopsPosition::repetition_choices`] offers the choice instead.
 
 #![warn(missing_docs)]
 
@@ -466,7 +478,7 @@ impl Position for CheopsPosition {
     }
 }
 
-/// Whether the piece on `s` is the owner's, for callers outside the crate.
+/// The colour of the piece on `s`, if any.
 pub fn piece_color(pos: &CheopsPosition, s: Square) -> Option<Color> {
     let c = *pos.board.get(s.index())?;
     (c != 0).then(|| cell_color(c))
@@ -481,12 +493,41 @@ pub fn piece_help(table: &PieceTable) -> Vec<String> {
     lines
 }
 
+/// The piece table that [`variants`] reads positions with, when one was installed.
+static INSTALLED_PIECES: std::sync::RwLock<Option<PieceTable>> = std::sync::RwLock::new(None);
+
+/// Makes every position read through [`variants`] use `table` (the command line's
+/// `--pieces <file>`: `use_pieces(load_pieces(&text)?)`). A [`VariantSpec`] holds a plain
+/// function, so the table cannot travel with it; the other constructors are unaffected.
+pub fn use_pieces(table: PieceTable) {
+    let mut guard = match INSTALLED_PIECES.write() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    *guard = Some(table);
+}
+
+fn spec_read(
+    style: Style,
+    fen: &str,
+    options: &RuleOptions,
+) -> Result<CheopsPosition, PositionError> {
+    let guard = match INSTALLED_PIECES.read() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    match guard.as_ref() {
+        Some(table) => CheopsPosition::from_fen_with_pieces(style, fen, table, options),
+        None => CheopsPosition::from_fen_with_options(style, fen, options),
+    }
+}
+
 fn spec_common(fen: &str, options: &RuleOptions) -> Result<CheopsPosition, PositionError> {
-    CheopsPosition::from_fen_with_options(Style::Common, fen, options)
+    spec_read(Style::Common, fen, options)
 }
 
 fn spec_imperial(fen: &str, options: &RuleOptions) -> Result<CheopsPosition, PositionError> {
-    CheopsPosition::from_fen_with_options(Style::Imperial, fen, options)
+    spec_read(Style::Imperial, fen, options)
 }
 
 /// Both styles, for the command line's variant registry.
