@@ -1,0 +1,553 @@
+//! Little Cheops (B. Gregory Johnson, 1999), Common (9x9) and Imperial (13x13) styles, as
+//! `shared/rules/little-cheops.md` rules them: pieces as data, the Master's screen capture,
+//! promotion, abdication, Castles, sealed Deputies, arrests, and the umpire's hidden
+//! information with a view for each player.
+//!
+//! Readings where the rulebook leaves a point open (each also noted where it is coded):
+//! * C2 lists what a bastion of an active Castle may not be (captured, a screen, hopped);
+//!   a leap by a piece inside the Castle across its own bastion is allowed (R9's rectangle
+//!   rule is C1's, and C1 does not apply inside).
+//! * A rider of `D`, `N` or `A` passes over each leg's rectangle and its landing squares.
+//! * The rooms an arrest may use are judged after steps 2 to 4 of §16 (so a Deputy that was
+//!   its Castle's activator and hops off the chair cannot arrest into it).
+//! * A Deputy whose Betza differs from the Civilian's is compromised by any step a Civilian
+//!   on its square could not make (10.3); with such a table R41 may no longer hold.
+//! * At a third repetition with an abdication available (R36), the core's `Game` can only
+//!   report the draw; [`CheopsPosition::repetition_choices`] offers the choice instead.
+
+#![warn(missing_docs)]
+
+pub mod fen;
+pub mod notation;
+pub mod pieces;
+pub mod position;
+pub mod rules;
+pub mod view;
+
+pub use pieces::{default_pieces, load_pieces, PieceFileError, PieceTable, DEFAULT_PIECES};
+pub use position::{Castle, CheopsMove, CheopsPosition, TurnKind};
+pub use rules::{Settings, Style};
+pub use view::PlayerView;
+
+use menagerie_core::{
+    BitBoard, Color, Geometry, MoveError, Outcome, Position, PositionError, RuleOption,
+    RuleOptions, Square, Termination, VariantSpec,
+};
+use pieces::{CIVILIAN, KING};
+use position::{cell_color, cell_role, sqb};
+
+/// The rule options the rulebook names as alternatives (defaults first).
+pub const OPTIONS: &[RuleOption] = &[
+    RuleOption {
+        name: "leap-passes",
+        values: &["rectangle", "landing-only"],
+        help: "R9: a D, N or A leap is stopped by an active Castle anywhere in its rectangle, or only by landing in it",
+    },
+    RuleOption {
+        name: "repetition",
+        values: &["third", "fourth"],
+        help: "R36: the occurrence of the same umpire position that draws",
+    },
+    RuleOption {
+        name: "challenge-count",
+        values: &["50-rounds", "50-turns"],
+        help: "R38: how long a challenge to mate runs without a Pawn move, capture or arrest",
+    },
+];
+
+/// Reads the rule options into settings, after checking them against [`OPTIONS`].
+pub fn settings_from(options: &RuleOptions) -> Result<Settings, PositionError> {
+    options
+        .validate(OPTIONS)
+        .map_err(|e| PositionError::new("rule options", e.to_string()))?;
+    Ok(Settings {
+        leap_landing_only: options.get("leap-passes", "rectangle") == "landing-only",
+        fourth_repetition: options.get("repetition", "third") == "fourth",
+        challenge_turns: if options.get("challenge-count", "50-rounds") == "50-turns" {
+            50
+        } else {
+            100
+        },
+    })
+}
+
+/// The Common start position (§6.1; the Civilians' squares are provisional).
+pub const COMMON_START: &str = "tnnqkeiit/ppppppppp/9/2c3c2/9/2C3C2/9/PPPPPPPPP/TIIEKQNNT w 0 1";
+/// The Imperial development setup (§6.2, provisional), umpire string.
+pub const IMPERIAL_START: &str = "tnnouqkedbiit/ppppppppppppp/2m1a3a1m2/3c5c3/13/13/13/13/13/3C5C3/2M1A3A1M2/PPPPPPPPPPPPP/TIIBDEKQUONNT w - - 0 1 -";
+
+impl CheopsPosition {
+    /// Reads a position string of `style` with the built-in pieces and default rules.
+    pub fn from_fen(style: Style, fen: &str) -> Result<Self, PositionError> {
+        Self::parse_fen(rules::default_rules(style, Settings::default()), fen)
+    }
+
+    /// Reads a position string of `style` under rule options, with the built-in pieces.
+    pub fn from_fen_with_options(
+        style: Style,
+        fen: &str,
+        options: &RuleOptions,
+    ) -> Result<Self, PositionError> {
+        let settings = settings_from(options)?;
+        Self::parse_fen(rules::default_rules(style, settings), fen)
+    }
+
+    /// Reads a position string of `style` played with the piece table `pieces` (for
+    /// `--pieces <file>`), under rule options.
+    pub fn from_fen_with_pieces(
+        style: Style,
+        fen: &str,
+        pieces: &PieceTable,
+        options: &RuleOptions,
+    ) -> Result<Self, PositionError> {
+        let settings = settings_from(options)?;
+        Self::parse_fen(rules::rules_for(style, pieces, settings), fen)
+    }
+
+    /// The start position of `style`.
+    pub fn start(style: Style) -> Self {
+        let fen = match style {
+            Style::Common => COMMON_START,
+            Style::Imperial => IMPERIAL_START,
+        };
+        match Self::from_fen(style, fen) {
+            Ok(p) => p,
+            // The start strings are constants checked by the tests.
+            Err(e) => panic!("the start position does not parse: {e}"),
+        }
+    }
+
+    /// The style of play.
+    pub fn style(&self) -> Style {
+        self.rules.style
+    }
+
+    /// The legal moves as a new vector.
+    pub fn moves(&self) -> Vec<CheopsMove> {
+        let mut v = Vec::new();
+        self.legal_moves(&mut v);
+        v
+    }
+
+    /// The legal moves in machine form, sorted.
+    pub fn move_texts(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.moves().iter().map(|m| self.machine_text(m)).collect();
+        v.sort();
+        v
+    }
+
+    /// The halfmove clock: turns since the last capture, arrest or Pawn move.
+    pub fn halfmove(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// The round number.
+    pub fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// The squares of the known Deputies (revealed or compromised).
+    pub fn known_deputies(&self) -> Vec<Square> {
+        self.known.iter().collect()
+    }
+
+    /// The squares of the sealed Deputies (the umpire's papers).
+    pub fn papers(&self) -> Vec<Square> {
+        self.papers.iter().collect()
+    }
+
+    /// The turns offered at a third repetition where an abdication is possible (12.2, R36):
+    /// each abdication that leaves the new King safe, and `draw`. Empty when no Duke could
+    /// take over (then the repetition is simply a draw).
+    pub fn repetition_choices(&self) -> Vec<CheopsMove> {
+        let mut out = Vec::new();
+        self.gen_abdications(&mut out);
+        if !out.is_empty() {
+            out.push(CheopsMove::new(TurnKind::Draw, 0, 0));
+        }
+        out
+    }
+
+    /// Plays one of [`Self::repetition_choices`] (the core's `Game` offers only ordinary
+    /// turns, so a front end calls this at a third repetition).
+    pub fn play_repetition_choice(&mut self, mv: CheopsMove) -> Result<(), MoveError> {
+        if !self.repetition_choices().contains(&mv) {
+            return Err(MoveError::Illegal {
+                text: self.machine_text(&mv),
+                reason: "it is not one of the choices at a repetition (12.2)".into(),
+            });
+        }
+        self.apply(&mv);
+        Ok(())
+    }
+
+    /// The fifty-round challenge (12.2, R38): given how many turns ago the challenge was made,
+    /// the draw it forces if the count has run out (from the later of the challenge and the
+    /// last Pawn move, capture or arrest).
+    pub fn challenge_outcome(&self, turns_since_challenge: u32) -> Option<Outcome> {
+        let count = self.halfmove.min(turns_since_challenge);
+        (count >= self.rules.settings.challenge_turns && self.outcome().is_none()).then(|| {
+            Outcome::draw(Termination::Rule(
+                "fifty-round challenge: no Pawn move, capture or arrest since the challenge to mate".into(),
+            ))
+        })
+    }
+
+    /// The automatic minimal-strength draw (R39): neither side has anything but its King,
+    /// Civilians, Deputies and bastions.
+    pub fn minimal_strength(&self) -> bool {
+        let mut pieces = (self.occ[0] | self.occ[1]) & !self.bastions;
+        while let Some(s) = pieces.pop_first() {
+            let role = cell_role(self.board[s.index()]);
+            if role != KING && role != CIVILIAN {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// What `player` may see: the public string, that player's own papers, and the turns
+    /// offered, computed without the opponent's secret (§15, R41).
+    pub fn view(&self, player: Color) -> PlayerView {
+        PlayerView::new(self, player)
+    }
+
+    /// Perft with bulk counting of the last ply.
+    pub fn perft_count(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut buffers: Vec<Vec<CheopsMove>> =
+            (0..depth).map(|_| Vec::with_capacity(128)).collect();
+        perft_walk(self, depth, &mut buffers)
+    }
+
+    fn describe_castle(&self, c: &Castle) -> String {
+        let r = self.rules;
+        let corners: Vec<String> = r
+            .corners(c.chair as usize)
+            .iter()
+            .map(|&s| r.name(s))
+            .collect();
+        let mut s = format!(
+            "Castle {}: bastions {}",
+            r.name(c.chair as usize),
+            corners.join(" ")
+        );
+        if c.active {
+            s.push_str(&format!(
+                "; active, held by {} (activator on {})",
+                c.owner.name(),
+                r.name(c.activator as usize)
+            ));
+            let arrestees: Vec<String> = r
+                .halls(c.chair as usize)
+                .iter()
+                .filter(|&&h| self.frozen.has(sqb(h)) && !self.bastions.has(sqb(h)))
+                .map(|&h| {
+                    format!(
+                        "{} {}",
+                        r.table.def(cell_role(self.board[h])).name(),
+                        r.name(h)
+                    )
+                })
+                .collect();
+            if !arrestees.is_empty() {
+                s.push_str(&format!("; arrestees: {}", arrestees.join(", ")));
+            }
+            let entitled: Vec<String> = r
+                .halls(c.chair as usize)
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| c.entitled & (1 << i) != 0)
+                .map(|(_, &h)| r.name(h))
+                .collect();
+            if !entitled.is_empty() {
+                s.push_str(&format!(
+                    "; Pawns entitled to promote: {}",
+                    entitled.join(" ")
+                ));
+            }
+        } else {
+            s.push_str("; inactive");
+        }
+        s
+    }
+}
+
+fn perft_walk(pos: &CheopsPosition, depth: u32, buffers: &mut [Vec<CheopsMove>]) -> u64 {
+    let Some((moves, rest)) = buffers.split_first_mut() else {
+        return 1;
+    };
+    moves.clear();
+    pos.generate(moves);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut total = 0;
+    for mv in moves.iter() {
+        let mut next = *pos;
+        next.apply(mv);
+        total += perft_walk(&next, depth - 1, rest);
+    }
+    total
+}
+
+impl std::fmt::Debug for CheopsPosition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CheopsPosition({})", self.umpire_fen())
+    }
+}
+
+impl Position for CheopsPosition {
+    type Move = CheopsMove;
+
+    fn variant(&self) -> &'static str {
+        self.rules.style.id()
+    }
+    fn geometry(&self) -> &Geometry {
+        &self.rules.geometry
+    }
+    fn turn(&self) -> Color {
+        self.turn
+    }
+    fn legal_moves(&self, moves: &mut Vec<CheopsMove>) {
+        self.generate(moves);
+    }
+    fn play(&mut self, mv: CheopsMove) {
+        self.apply(&mv);
+    }
+    fn is_check(&self) -> bool {
+        self.in_check(self.turn)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        if self.draw_accepted {
+            return Some(Outcome::draw(Termination::Repetition));
+        }
+        let mut moves = Vec::new();
+        self.generate(&mut moves);
+        if !moves.is_empty() {
+            return None;
+        }
+        Some(if self.in_check(self.turn) {
+            Outcome::win(self.turn.other(), Termination::Checkmate)
+        } else {
+            Outcome::draw(Termination::Rule(
+                "deadlock: the side to move is not in check and has no legal turn".into(),
+            ))
+        })
+    }
+    fn outcome_in_play(&self, repetitions: usize) -> Option<Outcome> {
+        if let Some(o) = self.outcome() {
+            return Some(o);
+        }
+        let limit = if self.rules.settings.fourth_repetition {
+            4
+        } else {
+            3
+        };
+        // R36 lets a side with an abdication available choose it instead of the draw; the
+        // core's Game cannot offer that choice, so front ends use `repetition_choices`.
+        if repetitions >= limit {
+            return Some(Outcome::draw(Termination::Repetition));
+        }
+        if self.minimal_strength() {
+            return Some(Outcome::draw(Termination::Rule(
+                "minimal strength: neither side has anything but its King, Civilians, Deputies and bastions".into(),
+            )));
+        }
+        None
+    }
+    fn key(&self) -> u64 {
+        // FNV-1a over everything the repetition rule compares (R36): board, side, Castles,
+        // known Deputies, papers. The clocks are left out.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |b: u8| {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        };
+        let n = self.rules.n;
+        for &c in &self.board[..n * n] {
+            eat(c);
+        }
+        eat(self.turn as u8);
+        for c in self.castles() {
+            for b in [
+                c.chair,
+                c.active as u8,
+                c.owner as u8,
+                c.activator,
+                c.entitled,
+            ] {
+                eat(b);
+            }
+        }
+        for set in [self.known, self.papers] {
+            for w in set.0 {
+                for b in w.to_le_bytes() {
+                    eat(b);
+                }
+            }
+        }
+        h
+    }
+    fn fen(&self) -> String {
+        self.umpire_fen()
+    }
+    fn move_text(&self, mv: CheopsMove) -> String {
+        self.machine_text(&mv)
+    }
+    fn move_human(&self, mv: CheopsMove) -> String {
+        self.recorder_text(&mv)
+    }
+    fn parse_move(&self, text: &str) -> Result<CheopsMove, MoveError> {
+        self.read_move(text)
+    }
+    fn piece_char(&self, sq: Square) -> Option<char> {
+        let c = *self.board.get(sq.index())?;
+        (c != 0).then(|| self.letter(c))
+    }
+    fn is_noisy(&self, mv: CheopsMove) -> bool {
+        match mv.kind {
+            TurnKind::Move => mv.promo != position::NONE || self.board[mv.to as usize] != 0,
+            TurnKind::HallPromotion => true,
+            TurnKind::Hop => mv.arrest_room().is_some(),
+            _ => false,
+        }
+    }
+    fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+    fn empty_glyph(&self, sq: Square) -> char {
+        let s = sq.index();
+        for c in self.castles() {
+            let chair = c.chair as usize;
+            if s == chair {
+                return if c.active { '*' } else { 'o' };
+            }
+            if self.in_halls(chair, s) {
+                return if c.active { '+' } else { ':' };
+            }
+        }
+        '.'
+    }
+    fn diagram_notes(&self) -> Vec<String> {
+        let r = self.rules;
+        let mut notes = Vec::new();
+        for c in self.castles() {
+            notes.push(self.describe_castle(c));
+        }
+        if !self.castles().is_empty() {
+            notes.push(
+                "Empty squares: * chair and + room of an active Castle, o chair and : room of an inactive one"
+                    .into(),
+            );
+        }
+        let name_list = |set: rules::Bits| -> String {
+            set.iter()
+                .map(|s| r.name(s.index()))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        if !self.known.is_empty() {
+            notes.push(format!(
+                "Known Deputies (shown as C): {}",
+                name_list(self.known)
+            ));
+        }
+        if !self.papers.is_empty() {
+            notes.push(format!(
+                "Sealed papers (secret): {}",
+                name_list(self.papers)
+            ));
+        }
+        let provisional = r.table.provisional_names();
+        if !provisional.is_empty() {
+            notes.push(format!(
+                "Provisional pieces (until the published moves are found): {}",
+                provisional.join(", ")
+            ));
+        }
+        if let Some(o) = self.outcome() {
+            notes.push(format!("Game over: {o}"));
+        }
+        notes
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        self.perft_count(depth)
+    }
+}
+
+/// The colour of the piece on `s`, if any.
+pub fn piece_color(pos: &CheopsPosition, s: Square) -> Option<Color> {
+    let c = *pos.board.get(s.index())?;
+    (c != 0).then(|| cell_color(c))
+}
+
+/// The piece table with its status, one line per piece, for help text.
+pub fn piece_help(table: &PieceTable) -> Vec<String> {
+    let mut lines = vec![format!(
+        "Little Cheops pieces (classes: royal, nobility, rook, ...; see the rulebook §4):"
+    )];
+    lines.extend(table.listing());
+    lines
+}
+
+/// The piece table that [`variants`] reads positions with, when one was installed.
+static INSTALLED_PIECES: std::sync::RwLock<Option<PieceTable>> = std::sync::RwLock::new(None);
+
+/// Makes every position read through [`variants`] use `table` (the command line's
+/// `--pieces <file>`: `use_pieces(load_pieces(&text)?)`). A [`VariantSpec`] holds a plain
+/// function, so the table cannot travel with it; the other constructors are unaffected.
+pub fn use_pieces(table: PieceTable) {
+    let mut guard = match INSTALLED_PIECES.write() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    *guard = Some(table);
+}
+
+fn spec_read(
+    style: Style,
+    fen: &str,
+    options: &RuleOptions,
+) -> Result<CheopsPosition, PositionError> {
+    let guard = match INSTALLED_PIECES.read() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    match guard.as_ref() {
+        Some(table) => CheopsPosition::from_fen_with_pieces(style, fen, table, options),
+        None => CheopsPosition::from_fen_with_options(style, fen, options),
+    }
+}
+
+fn spec_common(fen: &str, options: &RuleOptions) -> Result<CheopsPosition, PositionError> {
+    spec_read(Style::Common, fen, options)
+}
+
+fn spec_imperial(fen: &str, options: &RuleOptions) -> Result<CheopsPosition, PositionError> {
+    spec_read(Style::Imperial, fen, options)
+}
+
+/// Both styles, for the command line's variant registry.
+pub fn variants() -> Vec<VariantSpec<CheopsPosition>> {
+    vec![
+        VariantSpec {
+            id: "little-cheops",
+            name: "Little Cheops (Common)",
+            summary: "Johnson's flat Cheops on 9x9: Masters capture over a screen, immune Civilians, abdication to a Duke",
+            start_fen: COMMON_START,
+            options: OPTIONS,
+            from_fen: spec_common,
+        },
+        VariantSpec {
+            id: "little-cheops-imperial",
+            name: "Little Cheops (Imperial)",
+            summary: "Little Cheops on 13x13 with Castles, sealed Deputies, arrests and an umpire",
+            start_fen: IMPERIAL_START,
+            options: OPTIONS,
+            from_fen: spec_imperial,
+        },
+    ]
+}

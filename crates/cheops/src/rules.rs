@@ -1,0 +1,291 @@
+//! The rules compiled for one style and one piece table: board size, piece components
+//! oriented for each side, and square tables. Shared by every position of a game.
+
+use crate::pieces::{class, default_pieces, PieceTable, ROLE_COUNT};
+use menagerie_core::betza::Mode;
+use menagerie_core::{BitBoard, Color, Geometry, Wide};
+use std::sync::{Mutex, OnceLock};
+
+/// A set of squares; 169 squares need three words.
+pub type Bits = Wide<3>;
+
+/// The style of play.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Style {
+    /// 9x9, no Castles, no Deputies.
+    Common,
+    /// 13x13 with Castles and Deputies.
+    Imperial,
+}
+
+impl Style {
+    /// Files (and ranks) of the board.
+    pub const fn size(self) -> usize {
+        match self {
+            Style::Common => 9,
+            Style::Imperial => 13,
+        }
+    }
+    /// The variant id.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Style::Common => "little-cheops",
+            Style::Imperial => "little-cheops-imperial",
+        }
+    }
+}
+
+/// One Betza component, oriented for one side.
+#[derive(Clone, Debug)]
+pub struct Comp {
+    /// Offsets (dx, dy) as this side sees the board from White's seat.
+    pub offsets: Vec<(i8, i8)>,
+    /// Repeats its offset along a line.
+    pub rider: bool,
+    /// Moves and captures over exactly one screen (`p`).
+    pub hopper: bool,
+    /// May end on an empty square.
+    pub moves: bool,
+    /// May capture.
+    pub captures: bool,
+    /// A leap of `D`, `N` or `A`: passes over its whole rectangle (R9).
+    pub rect: bool,
+}
+
+/// The rule options this crate reads (defaults first).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Settings {
+    /// R9 option: a leap is stopped only by landing in a Castle.
+    pub leap_landing_only: bool,
+    /// R36 option: repetition draws at the fourth occurrence.
+    pub fourth_repetition: bool,
+    /// R38 option: the challenge count in turns (100 = fifty rounds).
+    pub challenge_turns: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            leap_landing_only: false,
+            fourth_repetition: false,
+            challenge_turns: 100,
+        }
+    }
+}
+
+/// Everything that does not change during a game.
+#[derive(Debug)]
+pub struct Rules {
+    /// Common or Imperial.
+    pub style: Style,
+    /// Files = ranks.
+    pub n: usize,
+    /// The board.
+    pub geometry: Geometry,
+    /// The piece table.
+    pub table: PieceTable,
+    /// Components per role and side.
+    pub comps: Vec<[Vec<Comp>; 2]>,
+    /// Class flags per role.
+    pub classes: [u16; ROLE_COUNT],
+    /// File of each square.
+    pub file: Vec<i8>,
+    /// Rank of each square.
+    pub rank: Vec<i8>,
+    /// The 3x3 block around each square (empty on the edge).
+    pub block: Vec<Bits>,
+    /// The promotion choices, in table order.
+    pub promotions: Vec<usize>,
+    /// Whether the Deputy moves exactly as a Civilian (then a step never compromises it).
+    pub deputy_steps_like_civilian: bool,
+    /// The rule options in force.
+    pub settings: Settings,
+    /// Roles whose components can reach one square two ways (their moves need de-duplicating).
+    pub overlap: [bool; ROLE_COUNT],
+}
+
+impl Rules {
+    /// Compiles `table` for `style`.
+    pub fn new(style: Style, table: PieceTable, settings: Settings) -> Self {
+        let n = style.size();
+        let geometry = Geometry::rectangle(n as u8, n as u8);
+        let mut comps = Vec::with_capacity(ROLE_COUNT);
+        let mut classes = [0u16; ROLE_COUNT];
+        for def in table.defs() {
+            classes[def.role] = def.classes;
+            let side = |color: Color| -> Vec<Comp> {
+                def.moves
+                    .components
+                    .iter()
+                    .map(|c| Comp {
+                        offsets: c.offsets_for(color).iter().map(|o| (o.dx, o.dy)).collect(),
+                        rider: c.rider,
+                        hopper: c.hopper,
+                        moves: c.mode != Mode::CaptureOnly,
+                        captures: c.mode != Mode::MoveOnly,
+                        rect: matches!(c.atom, 'D' | 'N' | 'A'),
+                    })
+                    .collect()
+            };
+            comps.push([side(Color::White), side(Color::Black)]);
+        }
+        let len = n * n;
+        let file: Vec<i8> = (0..len).map(|s| (s % n) as i8).collect();
+        let rank: Vec<i8> = (0..len).map(|s| (s / n) as i8).collect();
+        let block = (0..len)
+            .map(|s| {
+                let (f, r) = (file[s] as usize, rank[s] as usize);
+                let mut b = Bits::EMPTY;
+                if f >= 1 && r >= 1 && f + 1 < n && r + 1 < n {
+                    for rr in r - 1..=r + 1 {
+                        for ff in f - 1..=f + 1 {
+                            b.set(menagerie_core::Square((rr * n + ff) as u16));
+                        }
+                    }
+                }
+                b
+            })
+            .collect();
+        let promotions = table.promotion_roles().collect();
+        let deputy_steps_like_civilian = table.def(crate::pieces::DEPUTY).moves.text
+            == table.def(crate::pieces::CIVILIAN).moves.text;
+        let mut overlap = [false; ROLE_COUNT];
+        for (role, sides) in comps.iter().enumerate() {
+            overlap[role] = components_overlap(&sides[0], n as i32);
+        }
+        Rules {
+            overlap,
+            style,
+            n,
+            geometry,
+            table,
+            comps,
+            classes,
+            file,
+            rank,
+            block,
+            promotions,
+            deputy_steps_like_civilian,
+            settings,
+        }
+    }
+
+    /// Whether `role`'s moves need de-duplicating.
+    #[inline(always)]
+    pub fn needs_dedup(&self, role: usize) -> bool {
+        self.overlap[role]
+    }
+
+    /// Whether `role` has class `flag`.
+    #[inline(always)]
+    pub fn is(&self, role: usize, flag: u16) -> bool {
+        self.classes[role] & flag != 0
+    }
+
+    /// The square `(f, r)` if it is on the board.
+    #[inline(always)]
+    pub fn sq(&self, f: i32, r: i32) -> Option<usize> {
+        let n = self.n as i32;
+        (f >= 0 && r >= 0 && f < n && r < n).then_some((r * n + f) as usize)
+    }
+
+    /// The square name (`e1`, `m13`).
+    pub fn name(&self, sq: usize) -> String {
+        format!(
+            "{}{}",
+            (b'a' + self.file[sq] as u8) as char,
+            self.rank[sq] as i32 + 1
+        )
+    }
+
+    /// The four corners (bastions) of the block whose chair is `chair`, in square order.
+    pub fn corners(&self, chair: usize) -> [usize; 4] {
+        let n = self.n;
+        [chair - n - 1, chair - n + 1, chair + n - 1, chair + n + 1]
+    }
+
+    /// The halls (rooms and chair) of the Castle whose chair is `chair`, in square order;
+    /// index 2 is the chair.
+    pub fn halls(&self, chair: usize) -> [usize; 5] {
+        let n = self.n;
+        [chair - n, chair - 1, chair, chair + 1, chair + n]
+    }
+
+    /// Whether `chair` can be the chair of a Castle (not on the edge).
+    pub fn chair_ok(&self, chair: usize) -> bool {
+        !self.block[chair].is_empty()
+    }
+
+    /// The last rank for `color`'s Pawns.
+    #[inline(always)]
+    pub fn last_rank(&self, color: Color) -> i8 {
+        match color {
+            Color::White => self.n as i8 - 1,
+            Color::Black => 0,
+        }
+    }
+
+    /// Whether `role` is a promotion choice.
+    pub fn promotable(&self, role: usize) -> bool {
+        self.promotions.contains(&role)
+    }
+
+    /// Whether a piece of `role` is a Rook for Castle formation.
+    pub fn rook(&self, role: usize) -> bool {
+        self.is(role, class::ROOK)
+    }
+}
+
+type RulesCache = Mutex<Vec<(Style, Settings, String, &'static Rules)>>;
+
+fn cache() -> &'static RulesCache {
+    static CACHE: OnceLock<RulesCache> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// The compiled rules for `style`, `table` and `settings`. Compiled rules live for the whole
+/// program (positions copy a plain reference, which keeps copy-make cheap); equal tables share
+/// one compilation, so loading the same file again costs nothing.
+pub fn rules_for(style: Style, table: &PieceTable, settings: Settings) -> &'static Rules {
+    let mut guard = match cache().lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    if let Some((_, _, _, r)) = guard
+        .iter()
+        .find(|(s, o, src, _)| *s == style && *o == settings && src == table.source())
+    {
+        return r;
+    }
+    let rules: &'static Rules = Box::leak(Box::new(Rules::new(style, table.clone(), settings)));
+    guard.push((style, settings, table.source().to_string(), rules));
+    rules
+}
+
+/// The compiled rules with the built-in piece table.
+pub fn default_rules(style: Style, settings: Settings) -> &'static Rules {
+    static TABLE: OnceLock<PieceTable> = OnceLock::new();
+    rules_for(style, TABLE.get_or_init(default_pieces), settings)
+}
+
+/// Whether two components (or two offsets of one) reach the same displacement on an
+/// `n`x`n` board, so that one move could be generated twice.
+fn components_overlap(comps: &[Comp], n: i32) -> bool {
+    let mut seen: Vec<(i32, i32)> = Vec::new();
+    for c in comps {
+        for &(dx, dy) in &c.offsets {
+            let reach = if c.rider { n } else { 1 };
+            for k in 1..=reach {
+                let d = (dx as i32 * k, dy as i32 * k);
+                if d.0.abs() >= n || d.1.abs() >= n {
+                    break;
+                }
+                if seen.contains(&d) {
+                    return true;
+                }
+                seen.push(d);
+            }
+        }
+    }
+    false
+}

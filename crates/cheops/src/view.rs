@@ -1,0 +1,94 @@
+//! What one player may see (rulebook §15): the public string, that player's own papers, and
+//! the turns offered, all computed without the opponent's secret.
+
+use crate::position::{CheopsMove, CheopsPosition};
+use crate::rules::Bits;
+use menagerie_core::{BitBoard, Color, MoveError, Position};
+
+/// One player's view of the umpire's position.
+#[derive(Clone, Debug)]
+pub struct PlayerView {
+    player: Color,
+    /// The umpire's position with the opponent's papers set aside: the opponent's sealed
+    /// Deputies are, for this player, Civilians.
+    seen: CheopsPosition,
+}
+
+impl PlayerView {
+    pub(crate) fn new(pos: &CheopsPosition, player: Color) -> Self {
+        let mut seen = *pos;
+        seen.papers &= pos.occ[player.index()];
+        PlayerView { player, seen }
+    }
+
+    /// The player this view belongs to.
+    pub fn player(&self) -> Color {
+        self.player
+    }
+
+    /// The player's string: the public string plus the player's own sealed papers
+    /// (Common: the position string).
+    pub fn fen(&self) -> String {
+        self.seen.umpire_fen()
+    }
+
+    /// The public string (what spectators see).
+    pub fn public_fen(&self) -> String {
+        self.seen.public_fen()
+    }
+
+    /// The player's own sealed Deputies.
+    pub fn own_papers(&self) -> Bits {
+        self.seen.papers
+    }
+
+    /// The turns offered to the player: none when it is not the player's turn.
+    pub fn offered_moves(&self) -> Vec<CheopsMove> {
+        if self.seen.turn() != self.player {
+            return Vec::new();
+        }
+        self.seen.moves()
+    }
+
+    /// The offered turns in machine form, sorted.
+    pub fn offered_texts(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .offered_moves()
+            .iter()
+            .map(|m| self.seen.machine_text(m))
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Reads the player's move; every error message depends only on what the player sees.
+    pub fn parse_move(&self, text: &str) -> Result<CheopsMove, MoveError> {
+        if self.seen.turn() != self.player {
+            return Err(MoveError::Illegal {
+                text: text.trim().to_string(),
+                reason: format!("it is {}'s turn", self.seen.turn().name()),
+            });
+        }
+        self.seen.read_move(text)
+    }
+
+    /// The machine text of a move as this player writes it.
+    pub fn move_text(&self, mv: &CheopsMove) -> String {
+        self.seen.machine_text(mv)
+    }
+
+    /// The position as this player knows it (the opponent's papers removed).
+    pub fn position(&self) -> &CheopsPosition {
+        &self.seen
+    }
+
+    /// The position as this player knows it, by value.
+    pub fn into_position(self) -> CheopsPosition {
+        self.seen
+    }
+
+    /// Whether the view has no sealed papers of the player's own.
+    pub fn has_no_papers(&self) -> bool {
+        self.seen.papers.is_empty()
+    }
+}
