@@ -27,6 +27,10 @@ struct GameArgs {
     /// A rule option as name=value (repeatable); defaults are the rulebook's rulings.
     #[arg(long = "rule", value_name = "NAME=VALUE")]
     rules: Vec<String>,
+    /// A piece-table file replacing the built-in definitions (Little Cheops, whose pieces
+    /// are data; several of its built-in pieces are provisional: see `menagerie pieces`).
+    #[arg(long, value_name = "FILE")]
+    pieces: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -63,14 +67,30 @@ enum Command {
         #[arg(long)]
         center: Option<String>,
     },
+    /// List a game's pieces with their moves and status (published or provisional).
+    Pieces {
+        /// The variant id.
+        variant: String,
+        /// A piece-table file to check and list instead of the built-in one.
+        #[arg(long, value_name = "FILE")]
+        pieces: Option<std::path::PathBuf>,
+    },
     /// Measure perft speed for each game against Fairy-Stockfish in the same run.
     Bench(bench::BenchArgs),
 }
 
 const MAX_PERFT_DEPTH: u32 = 20;
 
+fn read_file(path: &std::path::Path) -> Result<String, VariantError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| VariantError::Other(format!("cannot read {}: {e}", path.display())))
+}
+
 fn open(args: &GameArgs) -> Result<Box<dyn AnyGame>, VariantError> {
     let variant = find(&args.variant)?;
+    if let Some(path) = &args.pieces {
+        menagerie_variants::install_pieces(variant.id, &read_file(path)?)?;
+    }
     let options = RuleOptions::parse(&args.rules)?;
     variant.open(args.fen.as_deref(), &options)
 }
@@ -146,6 +166,14 @@ fn run(cli: Cli) -> Result<(), VariantError> {
             print!("{}", g.diagram(center.as_deref())?);
             if let Some(o) = g.outcome() {
                 println!("{o}");
+            }
+        }
+        Command::Pieces { variant, pieces } => {
+            let v = find(&variant)?;
+            let text = pieces.as_deref().map(read_file).transpose()?;
+            match menagerie_variants::piece_help(v.id, text.as_deref())? {
+                Some(lines) => lines.iter().for_each(|l| println!("{l}")),
+                None => println!("{} has fixed pieces; its rulebook defines them.", v.name),
             }
         }
         Command::Bench(args) => bench::run(args)?,

@@ -122,3 +122,50 @@ fn bad_input_is_one_sentence_and_exit_code_2() {
     ]));
     assert!(fen_err.contains("board"), "{fen_err}");
 }
+
+#[test]
+fn little_cheops_perft_and_piece_files() {
+    let o = menagerie(&["perft", "little-cheops", "3"]);
+    assert_eq!(stdout(&o).lines().last(), Some("29758"));
+    let o = menagerie(&["perft", "little-cheops-imperial", "2"]);
+    assert_eq!(stdout(&o).lines().last(), Some("2970"));
+    let listing = stdout(&menagerie(&["pieces", "little-cheops"]));
+    assert!(listing.contains("Master") && listing.contains("[provisional]"));
+
+    let dir = std::env::temp_dir().join(format!("menagerie-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let default = include_str!("../../cheops/data/pieces.txt");
+    // A Knight that also rides as a Nightrider: a data change alone changes the count.
+    let changed = default.replace("knight          N  N   N ", "knight          N  N   NN");
+    assert_ne!(changed, default);
+    let good = dir.join("pieces.txt");
+    std::fs::write(&good, changed).unwrap();
+    let base = stdout(&menagerie(&["perft", "little-cheops", "2"]));
+    let with = stdout(&menagerie(&[
+        "perft",
+        "little-cheops",
+        "2",
+        "--pieces",
+        good.to_str().unwrap(),
+    ]));
+    assert_ne!(base.trim(), with.trim());
+
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, default.replace("mRcpR", "mRcpX")).unwrap();
+    for args in [
+        vec![
+            "perft",
+            "little-cheops",
+            "1",
+            "--pieces",
+            bad.to_str().unwrap(),
+        ],
+        vec!["perft", "chess", "1", "--pieces", good.to_str().unwrap()],
+        vec!["perft", "little-cheops", "1", "--pieces", "/no/such/file"],
+    ] {
+        let o = menagerie(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr(&o).trim().lines().count(), 1, "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

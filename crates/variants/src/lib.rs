@@ -224,7 +224,37 @@ fn entries<P: Position>(specs: Vec<VariantSpec<P>>) -> impl Iterator<Item = Vari
 pub fn registry() -> Vec<Variant> {
     let mut all = Vec::new();
     all.extend(entries(menagerie_chess::variants()));
+    all.extend(entries(menagerie_cheops::variants()));
     all
+}
+
+/// Replaces the piece table of a game whose pieces are data (Little Cheops) with the one in
+/// `text`, for every position opened afterwards.
+pub fn install_pieces(variant: &str, text: &str) -> Result<(), VariantError> {
+    if !variant.to_ascii_lowercase().starts_with("little-cheops") {
+        return Err(VariantError::Other(format!(
+            "--pieces applies to Little Cheops, whose pieces are data, not to '{variant}'"
+        )));
+    }
+    let table =
+        menagerie_cheops::load_pieces(text).map_err(|e| VariantError::Other(e.to_string()))?;
+    menagerie_cheops::use_pieces(table);
+    Ok(())
+}
+
+/// The piece table with each piece's status (published or provisional), where the game's
+/// pieces are data; `None` for games with fixed pieces.
+pub fn piece_help(variant: &str, text: Option<&str>) -> Result<Option<Vec<String>>, VariantError> {
+    if !variant.to_ascii_lowercase().starts_with("little-cheops") {
+        return Ok(None);
+    }
+    let table = match text {
+        Some(t) => {
+            menagerie_cheops::load_pieces(t).map_err(|e| VariantError::Other(e.to_string()))?
+        }
+        None => menagerie_cheops::default_pieces(),
+    };
+    Ok(Some(menagerie_cheops::piece_help(&table)))
 }
 
 /// The variant called `id`.
