@@ -92,6 +92,16 @@ impl CypherPosition {
         Position::legal_moves(self, &mut v);
         v
     }
+    /// Why the move written `text` (canonical or the inventor's notation) cannot be played
+    /// here, naming the rule that forbids it; `None` when it is a legal turn.
+    pub fn explain_illegal(&self, text: &str) -> Option<String> {
+        match Position::parse_move(self, text) {
+            Ok(_) => None,
+            Err(MoveError::Illegal { reason, .. }) => Some(reason),
+            Err(MoveError::Syntax { reason, .. }) => Some(format!("not a move: {reason}")),
+            Err(e) => Some(e.to_string()),
+        }
+    }
     /// The position after `mv`.
     pub fn after(&self, mv: CypherMove) -> Self {
         let mut next = self.clone();

@@ -155,7 +155,7 @@ impl CypherPosition {
 
     /// Whether a King of `side` may step onto a Court square now (R4).
     #[inline]
-    fn king_may_enter_court(&self, side: Color) -> bool {
+    pub(crate) fn king_may_enter_court(&self, side: Color) -> bool {
         let court = tables().court;
         match self.rules.king_court_entry {
             KingCourtEntry::EnemySpyOutside => self.board.pieces(side.other(), Kind::Spy) & court == 0,
@@ -190,7 +190,7 @@ impl CypherPosition {
     }
 
     /// Infiltration destinations allowed for `side` (option `infiltration-target`).
-    fn infiltration_targets(&self, side: Color) -> &'static [u8] {
+    pub(crate) fn infiltration_targets(&self, side: Color) -> &'static [u8] {
         if !self.rules.infiltration_enemy_home {
             &[D0, D10]
         } else if side == Color::White {
