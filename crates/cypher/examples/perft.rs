@@ -13,7 +13,11 @@ fn main() {
         [f] => (f.clone(), 4),
         [f, d, ..] => (f.clone(), d.parse().unwrap_or(4)),
     };
-    let fen = if fen == "start" { START_FEN.to_string() } else { fen };
+    let fen = if fen == "start" {
+        START_FEN.to_string()
+    } else {
+        fen
+    };
     let pos = match CypherPosition::from_fen_default(&fen) {
         Ok(p) => p,
         Err(e) => {

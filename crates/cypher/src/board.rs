@@ -216,7 +216,14 @@ impl Board {
 
     /// Colluding men (pieces in `colluders` and the Spy `spy`, if it counts) that attack `k`.
     #[inline]
-    fn collusion_attackers(&self, t: &Tables, k: usize, colluders: u128, spy: u128, occ: u128) -> u128 {
+    fn collusion_attackers(
+        &self,
+        t: &Tables,
+        k: usize,
+        colluders: u128,
+        spy: u128,
+        occ: u128,
+    ) -> u128 {
         let queens = self.by_kind[4];
         let mut hits = colluders & self.by_kind[1] & t.knight_l[k];
         let straight = colluders & (self.by_kind[3] | queens) | spy;
@@ -271,29 +278,51 @@ impl Board {
         let (mc, oc) = (mover, mover.other());
         // Rule 2: a King next to the enemy Spy, unless both in Court (then rule 1).
         let king_flips = |side: usize| {
-            near(kings[side], spies[1 - side]) && !(in_court(kings[side]) && in_court(spies[1 - side]))
+            near(kings[side], spies[1 - side])
+                && !(in_court(kings[side]) && in_court(spies[1 - side]))
         };
         // The mover's faults first (R9), in the order of 7.5.
         if court_line(o) {
-            return Some(Flip { winner: oc, rule: FlipRule::SpyFlipsKing });
+            return Some(Flip {
+                winner: oc,
+                rule: FlipRule::SpyFlipsKing,
+            });
         }
         if king_flips(o) {
-            return Some(Flip { winner: oc, rule: FlipRule::KingFlipsSpy });
+            return Some(Flip {
+                winner: oc,
+                rule: FlipRule::KingFlipsSpy,
+            });
         }
         if near(kings[m], spies[m]) {
-            return Some(Flip { winner: oc, rule: FlipRule::KingNextToOwnSpy });
+            return Some(Flip {
+                winner: oc,
+                rule: FlipRule::KingNextToOwnSpy,
+            });
         }
         if near(spies[0], spies[1]) {
-            return Some(Flip { winner: oc, rule: FlipRule::SpiesTogether });
+            return Some(Flip {
+                winner: oc,
+                rule: FlipRule::SpiesTogether,
+            });
         }
         if court_line(m) {
-            return Some(Flip { winner: mc, rule: FlipRule::SpyFlipsKing });
+            return Some(Flip {
+                winner: mc,
+                rule: FlipRule::SpyFlipsKing,
+            });
         }
         if king_flips(m) {
-            return Some(Flip { winner: mc, rule: FlipRule::KingFlipsSpy });
+            return Some(Flip {
+                winner: mc,
+                rule: FlipRule::KingFlipsSpy,
+            });
         }
         if near(kings[o], spies[o]) {
-            return Some(Flip { winner: mc, rule: FlipRule::KingNextToOwnSpy });
+            return Some(Flip {
+                winner: mc,
+                rule: FlipRule::KingNextToOwnSpy,
+            });
         }
         None
     }

@@ -229,7 +229,10 @@ fn release_reason(pos: &CypherPosition, to: usize) -> String {
         return "a released pawn is placed on an empty Border square (a5 to h5)".into();
     }
     if pos.man_at(to).is_some() {
-        return format!("{} is occupied; a released pawn needs an empty Border square", square_name(to));
+        return format!(
+            "{} is occupied; a released pawn needs an empty Border square",
+            square_name(to)
+        );
     }
     if pos.board.in_check(m, true) {
         return "no prisoner release while your King is in check".into();
@@ -243,7 +246,13 @@ fn man(color: Color, kind: Kind) -> String {
 
 /// Whether a man of `kind` on `from` could reach `to` by its own movement on `board`
 /// (blockers included); the reason if not.
-fn shape_reason(pos: &CypherPosition, board: &Board, from: usize, to: usize, kind: Kind) -> Option<String> {
+fn shape_reason(
+    pos: &CypherPosition,
+    board: &Board,
+    from: usize,
+    to: usize,
+    kind: Kind,
+) -> Option<String> {
     let t = tables();
     let sf = t.sector[from];
     let occ = board.occupied();
@@ -266,8 +275,16 @@ fn shape_reason(pos: &CypherPosition, board: &Board, from: usize, to: usize, kin
             }
             if let Some((_, s)) = nearest {
                 let (c, k) = board.kind_at(s).unwrap_or((Color::White, Kind::Pawn));
-                let spy = if k == Kind::Spy { " (a Spy blocks movement in every sector)" } else { "" };
-                return Some(format!("the way is blocked by the {} on {}{spy}", man(c, k), square_name(s)));
+                let spy = if k == Kind::Spy {
+                    " (a Spy blocks movement in every sector)"
+                } else {
+                    ""
+                };
+                return Some(format!(
+                    "the way is blocked by the {} on {}{spy}",
+                    man(c, k),
+                    square_name(s)
+                ));
             }
             return Some(how.to_string());
         }
@@ -290,10 +307,26 @@ fn shape_reason(pos: &CypherPosition, board: &Board, from: usize, to: usize, kin
                 Sector::Border => "a Border knight leaps the ordinary or the extended L, nothing else".into(),
             })
         }
-        Kind::Bishop => line(bishop_attacks(t, from, 0), bishop_attacks(t, from, occ), "a bishop moves along diagonals"),
-        Kind::Rook => line(rook_attacks(t, from, 0), rook_attacks(t, from, occ), "a rook moves along ranks and files"),
-        Kind::Queen => line(queen_attacks(t, from, 0), queen_attacks(t, from, occ), "a queen moves along ranks, files and diagonals"),
-        Kind::Spy => line(queen_attacks(t, from, 0), queen_attacks(t, from, occ), "the Spy moves like a queen, along ranks, files and diagonals"),
+        Kind::Bishop => line(
+            bishop_attacks(t, from, 0),
+            bishop_attacks(t, from, occ),
+            "a bishop moves along diagonals",
+        ),
+        Kind::Rook => line(
+            rook_attacks(t, from, 0),
+            rook_attacks(t, from, occ),
+            "a rook moves along ranks and files",
+        ),
+        Kind::Queen => line(
+            queen_attacks(t, from, 0),
+            queen_attacks(t, from, occ),
+            "a queen moves along ranks, files and diagonals",
+        ),
+        Kind::Spy => line(
+            queen_attacks(t, from, 0),
+            queen_attacks(t, from, occ),
+            "the Spy moves like a queen, along ranks, files and diagonals",
+        ),
         Kind::King => (t.adjacent[from] >> to & 1 == 0)
             .then(|| "the King steps one square in any direction (there is no castling)".into()),
         Kind::Pawn => {
@@ -372,7 +405,10 @@ fn first_half_reason(pos: &CypherPosition, from: usize, to: usize) -> Option<Str
             return Some(r);
         }
         if df == 0 && target.is_some() {
-            return Some("a pawn captures only diagonally forward; straight ahead it needs an empty square".into());
+            return Some(
+                "a pawn captures only diagonally forward; straight ahead it needs an empty square"
+                    .into(),
+            );
         }
         if df != 0 && target.is_none() {
             return Some("a pawn moves diagonally only to capture (there is no en passant)".into());
@@ -400,16 +436,27 @@ fn first_half_reason(pos: &CypherPosition, from: usize, to: usize) -> Option<Str
             return Some("a man in Court can be taken only by the enemy Spy starting from Court, or by infiltration".into());
         }
         if vk.is_major() && st == Sector::Border && k != Kind::Pawn {
-            return Some(format!("a Border {} can be taken only by a pawn: sanctuary", vk.name()));
+            return Some(format!(
+                "a Border {} can be taken only by a pawn: sanctuary",
+                vk.name()
+            ));
         }
-        if vk.is_major() && st == Sector::Field && sf == Sector::Field && pos.retake as usize != to {
+        if vk.is_major() && st == Sector::Field && sf == Sector::Field && pos.retake as usize != to
+        {
             let window = if pos.retake != NONE {
-                format!(" (this turn's re-take is only against the man on {})", square_name(pos.retake as usize))
+                format!(
+                    " (this turn's re-take is only against the man on {})",
+                    square_name(pos.retake as usize)
+                )
             } else {
                 " (a re-take is allowed only on the very next turn after a Border or Court piece's capture)".into()
             };
             if k.is_major() {
-                return Some(format!("a Field {} cannot capture a Field {}: sanctuary{window}", k.name(), vk.name()));
+                return Some(format!(
+                    "a Field {} cannot capture a Field {}: sanctuary{window}",
+                    k.name(),
+                    vk.name()
+                ));
             }
             if k == Kind::King && b.colluding_checkers(m) >> to & 1 == 0 {
                 return Some(format!(
@@ -428,8 +475,11 @@ fn first_half_reason(pos: &CypherPosition, from: usize, to: usize) -> Option<Str
         }
         if k == Kind::King && !pos.king_may_enter_court(m) {
             return Some(match pos.rules.king_court_entry {
-                KingCourtEntry::OwnSpyOutside => "the King may not step onto a Court square while his own Spy is in Court".into(),
-                _ => "the King may not step onto a Court square while the enemy Spy is in Court".into(),
+                KingCourtEntry::OwnSpyOutside => {
+                    "the King may not step onto a Court square while his own Spy is in Court".into()
+                }
+                _ => "the King may not step onto a Court square while the enemy Spy is in Court"
+                    .into(),
             });
         }
     }
@@ -437,7 +487,12 @@ fn first_half_reason(pos: &CypherPosition, from: usize, to: usize) -> Option<Str
 }
 
 /// The rule the board after a (part of a) turn breaks: check first (10.1), then self-flip.
-fn after_reason(pos: &CypherPosition, child: &Board, king_moved: bool, what: &str) -> Option<String> {
+fn after_reason(
+    pos: &CypherPosition,
+    child: &Board,
+    king_moved: bool,
+    what: &str,
+) -> Option<String> {
     let m = pos.turn;
     if child.in_check(m, true) {
         return Some(if king_moved {
@@ -489,13 +544,21 @@ fn turn_reason(pos: &CypherPosition, from: usize, intent: &Intent) -> String {
                 child.remove(to);
                 let candidates = pos.coup_candidates(&child, m.other());
                 if candidates != 0 {
-                    return coup_choice(pos, &child, candidates, "a coup d'etat must name the man that changes sides");
+                    return coup_choice(
+                        pos,
+                        &child,
+                        candidates,
+                        "a coup d'etat must name the man that changes sides",
+                    );
                 }
             }
             after_reason(pos, &child, kind == Kind::King, "").unwrap_or_else(fallback)
         }
         Second::Enter(second_from, second_kind, dest) => {
-            if !(kind == Kind::Spy && t.sector[from] == Sector::Court && t.sector[to] != Sector::Court) {
+            if !(kind == Kind::Spy
+                && t.sector[from] == Sector::Court
+                && t.sector[to] != Sector::Court)
+            {
                 return "only a Spy moving from Court to a Field or Border square lets a piece enter Court".into();
             }
             if let Some(r) = after_reason(pos, &child, false, " after the Spy's move") {
@@ -510,7 +573,11 @@ fn turn_reason(pos: &CypherPosition, from: usize, intent: &Intent) -> String {
             let pieces: Vec<usize> = match second_from {
                 Some(s) => vec![s],
                 None => (0..crate::tables::SQUARES)
-                    .filter(|&s| child.kind_at(s).is_some_and(|(c, k)| c == m && Some(k) == second_kind))
+                    .filter(|&s| {
+                        child
+                            .kind_at(s)
+                            .is_some_and(|(c, k)| c == m && Some(k) == second_kind)
+                    })
                     .collect(),
             };
             let Some(&piece) = pieces.first() else {
@@ -518,7 +585,8 @@ fn turn_reason(pos: &CypherPosition, from: usize, intent: &Intent) -> String {
             };
             let Some((c, k)) = child.kind_at(piece) else {
                 return if piece == from {
-                    "the Spy has just left that square; the entering piece must be another man".into()
+                    "the Spy has just left that square; the entering piece must be another man"
+                        .into()
                 } else {
                     format!("there is no man on {}", square_name(piece))
                 };
@@ -540,7 +608,9 @@ fn turn_reason(pos: &CypherPosition, from: usize, intent: &Intent) -> String {
             }
             if let Some(r) = shape_reason(pos, &child, piece, dest, k) {
                 return if r.contains("Spy on") && dest != to {
-                    format!("{r}: the Spy moves first, and its new square blocks the entering piece")
+                    format!(
+                        "{r}: the Spy moves first, and its new square blocks the entering piece"
+                    )
                 } else {
                     r
                 };
@@ -558,16 +628,31 @@ fn turn_reason(pos: &CypherPosition, from: usize, intent: &Intent) -> String {
             if !pos.infiltration[m as usize] {
                 return format!("{m} has already used its infiltration (once per game)");
             }
-            if let Some(r) = after_reason(pos, &child, true, &format!(" on {}; the King's step must be legal by itself", square_name(to))) {
+            if let Some(r) = after_reason(
+                pos,
+                &child,
+                true,
+                &format!(
+                    " on {}; the King's step must be legal by itself",
+                    square_name(to)
+                ),
+            ) {
                 return r;
             }
             if let Some(f) = child.flip(m) {
-                return format!("the King's step ends the game at once ({}), so nothing is sent", f.describe());
+                return format!(
+                    "the King's step ends the game at once ({}), so nothing is sent",
+                    f.describe()
+                );
             }
             let pieces: Vec<usize> = match second_from {
                 Some(s) => vec![s],
                 None => (0..crate::tables::SQUARES)
-                    .filter(|&s| child.kind_at(s).is_some_and(|(c, k)| c == m && Some(k) == second_kind))
+                    .filter(|&s| {
+                        child
+                            .kind_at(s)
+                            .is_some_and(|(c, k)| c == m && Some(k) == second_kind)
+                    })
                     .collect(),
             };
             let Some(&piece) = pieces.first() else {
@@ -604,7 +689,9 @@ fn turn_reason(pos: &CypherPosition, from: usize, intent: &Intent) -> String {
 fn coup_choice(pos: &CypherPosition, board: &Board, candidates: u128, lead: &str) -> String {
     let o = pos.turn.other();
     if candidates == 0 {
-        return format!("nothing changes sides: {o} has no man but its King and Spy that a coup may switch");
+        return format!(
+            "nothing changes sides: {o} has no man but its King and Spy that a coup may switch"
+        );
     }
     let names: Vec<String> = (0..crate::tables::SQUARES)
         .filter(|&s| candidates >> s & 1 != 0)

@@ -16,7 +16,10 @@ pub(crate) fn parse(text: &str, rules: Rules) -> Result<CypherPosition, Position
     if fields.len() != 8 {
         return Err(PositionError::new(
             "fields",
-            format!("expected 8 fields separated by single spaces, found {}", fields.len()),
+            format!(
+                "expected 8 fields separated by single spaces, found {}",
+                fields.len()
+            ),
         ));
     }
     let board = parse_board(fields[0])?;
@@ -64,7 +67,10 @@ pub(crate) fn parse(text: &str, rules: Rules) -> Result<CypherPosition, Position
     if fullmove == 0 {
         return Err(PositionError::new("fullmove number", "must be at least 1"));
     }
-    let checks = [small(checks[0], "consecutive checks")?, small(checks[1], "consecutive checks")?];
+    let checks = [
+        small(checks[0], "consecutive checks")?,
+        small(checks[1], "consecutive checks")?,
+    ];
     let pools = [small(pools[0], "pools")?, small(pools[1], "pools")?];
     let pos = CypherPosition {
         board,
@@ -98,7 +104,10 @@ fn parse_number(text: &str, field: &'static str) -> Result<u32, PositionError> {
 
 fn parse_pair(text: &str, sep: char, field: &'static str) -> Result<[u32; 2], PositionError> {
     let (a, b) = text.split_once(sep).ok_or_else(|| {
-        PositionError::new(field, format!("expected two numbers joined by '{sep}', found '{text}'"))
+        PositionError::new(
+            field,
+            format!("expected two numbers joined by '{sep}', found '{text}'"),
+        )
     })?;
     Ok([parse_number(a, field)?, parse_number(b, field)?])
 }
@@ -145,20 +154,30 @@ fn parse_board(text: &str) -> Result<Board, PositionError> {
                 continue;
             }
             let ch = row[j..].chars().next().unwrap_or('?');
-            let kind = Kind::from_letter(ch).filter(|_| ch.is_ascii_alphabetic()).ok_or_else(|| {
-                PositionError::new("board", format!("rank {rank}: unknown piece letter '{ch}'"))
-            })?;
+            let kind = Kind::from_letter(ch)
+                .filter(|_| ch.is_ascii_alphabetic())
+                .ok_or_else(|| {
+                    PositionError::new("board", format!("rank {rank}: unknown piece letter '{ch}'"))
+                })?;
             if file >= WIDTH {
                 file += 1;
                 break;
             }
-            let color = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
+            let color = if ch.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
             board.put(rank * WIDTH + file, color, kind);
             file += 1;
             j += ch.len_utf8();
         }
         if file != WIDTH {
-            let shown = if file > WIDTH { "more than 10".to_string() } else { file.to_string() };
+            let shown = if file > WIDTH {
+                "more than 10".to_string()
+            } else {
+                file.to_string()
+            };
             return Err(PositionError::new(
                 "board",
                 format!("rank {rank} has {shown} squares, expected 10"),
@@ -218,7 +237,8 @@ fn validate(pos: &CypherPosition) -> Result<(), PositionError> {
     if pos.pools[0] > 16 || pos.pools[1] > 16 {
         return Err(PositionError::new("pools", "each pool holds 0 to 16 pawns"));
     }
-    let pawns = b.by_kind[Kind::Pawn as usize].count_ones() + pos.pools[0] as u32 + pos.pools[1] as u32;
+    let pawns =
+        b.by_kind[Kind::Pawn as usize].count_ones() + pos.pools[0] as u32 + pos.pools[1] as u32;
     if pawns > 16 {
         return Err(PositionError::new(
             "pools",
@@ -229,7 +249,8 @@ fn validate(pos: &CypherPosition) -> Result<(), PositionError> {
         let sq = pos.retake as usize;
         let ok = sq < SQUARES
             && t.field >> sq & 1 != 0
-            && b.kind_at(sq).is_some_and(|(c, k)| c == mover && k.is_major());
+            && b.kind_at(sq)
+                .is_some_and(|(c, k)| c == mover && k.is_major());
         if !ok {
             return Err(PositionError::new(
                 "re-take square",
@@ -241,7 +262,9 @@ fn validate(pos: &CypherPosition) -> Result<(), PositionError> {
         }
     }
     if b.in_check(mover, true) {
-        return Err(bad(format!("the side that just moved ({mover}) is in check")));
+        return Err(bad(format!(
+            "the side that just moved ({mover}) is in check"
+        )));
     }
     let (own, other) = (pos.checks[pos.turn as usize], pos.checks[mover as usize]);
     if own > 3 || other > 4 {
@@ -255,7 +278,10 @@ fn validate(pos: &CypherPosition) -> Result<(), PositionError> {
         return Err(PositionError::new(
             "consecutive checks",
             if in_check {
-                format!("{} is in check, so {mover}'s count must be at least 1", pos.turn)
+                format!(
+                    "{} is in check, so {mover}'s count must be at least 1",
+                    pos.turn
+                )
             } else {
                 format!("{} is not in check, so {mover}'s count must be 0", pos.turn)
             },
@@ -278,7 +304,11 @@ pub(crate) fn write(pos: &CypherPosition) -> String {
                         run = 0;
                     }
                     let c = kind.letter();
-                    out.push(if color == Color::White { c } else { c.to_ascii_lowercase() });
+                    out.push(if color == Color::White {
+                        c
+                    } else {
+                        c.to_ascii_lowercase()
+                    });
                 }
             }
         }
@@ -289,7 +319,11 @@ pub(crate) fn write(pos: &CypherPosition) -> String {
             out.push('/');
         }
     }
-    let retake = if pos.retake == NONE { "-".to_string() } else { square_name(pos.retake as usize) };
+    let retake = if pos.retake == NONE {
+        "-".to_string()
+    } else {
+        square_name(pos.retake as usize)
+    };
     let infiltration = match pos.infiltration {
         [true, true] => "Ii",
         [true, false] => "I",

@@ -150,8 +150,7 @@ impl Position for CypherPosition {
     }
     fn outcome_in_play(&self, repetitions: usize) -> Option<Outcome> {
         self.decide().or_else(|| {
-            (repetitions >= 3)
-                .then(|| Outcome::draw(Termination::Repetition).with_points(0.5, 0.5))
+            (repetitions >= 3).then(|| Outcome::draw(Termination::Repetition).with_points(0.5, 0.5))
         })
     }
     fn key(&self) -> u64 {
@@ -171,7 +170,11 @@ impl Position for CypherPosition {
     fn piece_char(&self, sq: Square) -> Option<char> {
         let (color, kind) = self.man_at(sq.index())?;
         let c = kind.letter();
-        Some(if color == Color::White { c } else { c.to_ascii_lowercase() })
+        Some(if color == Color::White {
+            c
+        } else {
+            c.to_ascii_lowercase()
+        })
     }
     fn is_noisy(&self, mv: CypherMove) -> bool {
         match mv.kind {
@@ -204,7 +207,13 @@ impl Position for CypherPosition {
             None => "re-take: none".into(),
         };
         notes.push(retake);
-        let right = |c: Color| if self.can_infiltrate(c) { "yes" } else { "used" };
+        let right = |c: Color| {
+            if self.can_infiltrate(c) {
+                "yes"
+            } else {
+                "used"
+            }
+        };
         notes.push(format!(
             "infiltration right: White {}, Black {}",
             right(Color::White),

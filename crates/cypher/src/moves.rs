@@ -36,9 +36,27 @@ pub struct CypherMove {
 impl CypherMove {
     /// An ordinary move.
     pub const fn normal(from: u8, to: u8) -> Self {
-        CypherMove { kind: TurnKind::Normal, from, to, extra_from: NONE, extra_to: NONE }
+        CypherMove {
+            kind: TurnKind::Normal,
+            from,
+            to,
+            extra_from: NONE,
+            extra_to: NONE,
+        }
     }
-    pub(crate) const fn with(kind: TurnKind, from: u8, to: u8, extra_from: u8, extra_to: u8) -> Self {
-        CypherMove { kind, from, to, extra_from, extra_to }
+    pub(crate) const fn with(
+        kind: TurnKind,
+        from: u8,
+        to: u8,
+        extra_from: u8,
+        extra_to: u8,
+    ) -> Self {
+        CypherMove {
+            kind,
+            from,
+            to,
+            extra_from,
+            extra_to,
+        }
     }
 }

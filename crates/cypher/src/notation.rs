@@ -111,7 +111,11 @@ pub(crate) fn human(pos: &CypherPosition, mv: CypherMove, legal: &[CypherMove]) 
                 .map(|m| m.extra_from as usize)
                 .collect();
             rivals.dedup();
-            text.push_str(if mv.kind == TurnKind::Combined { "/" } else { "**" });
+            text.push_str(if mv.kind == TurnKind::Combined {
+                "/"
+            } else {
+                "**"
+            });
             text.push(kind.letter());
             text.push_str(&disambiguation(mv.extra_from as usize, &rivals));
             text.push_str(&square_name(mv.extra_to as usize));
@@ -165,7 +169,11 @@ pub(crate) fn parse(pos: &CypherPosition, text: &str) -> Result<CypherMove, Move
         .map(|&m| (m, strip(&human(pos, m, &legal)).to_string()))
         .collect();
     let pick = |same: &dyn Fn(&str) -> bool| -> Vec<CypherMove> {
-        humans.iter().filter(|(_, h)| same(h)).map(|(m, _)| *m).collect()
+        humans
+            .iter()
+            .filter(|(_, h)| same(h))
+            .map(|(m, _)| *m)
+            .collect()
     };
     let no_x = |s: &str| s.replace(['x', 'X'], "");
     let mut found = pick(&|h| h == wanted);
@@ -174,6 +182,14 @@ pub(crate) fn parse(pos: &CypherPosition, text: &str) -> Result<CypherMove, Move
     }
     if found.is_empty() {
         found = pick(&|h| h.eq_ignore_ascii_case(wanted));
+    }
+    if found.is_empty() {
+        // Without its disambiguation the text may fit several turns: say which.
+        found = legal
+            .iter()
+            .copied()
+            .filter(|&m| no_x(strip(&human(pos, m, &[]))) == no_x(wanted))
+            .collect();
     }
     match found.as_slice() {
         [m] => Ok(*m),

@@ -158,7 +158,9 @@ impl CypherPosition {
     pub(crate) fn king_may_enter_court(&self, side: Color) -> bool {
         let court = tables().court;
         match self.rules.king_court_entry {
-            KingCourtEntry::EnemySpyOutside => self.board.pieces(side.other(), Kind::Spy) & court == 0,
+            KingCourtEntry::EnemySpyOutside => {
+                self.board.pieces(side.other(), Kind::Spy) & court == 0
+            }
             KingCourtEntry::OwnSpyOutside => self.board.pieces(side, Kind::Spy) & court == 0,
             KingCourtEntry::Free => true,
         }
@@ -172,7 +174,10 @@ impl CypherPosition {
                 return b;
             }
         }
-        let (bishops, knights) = (board.pieces(side, Kind::Bishop), board.pieces(side, Kind::Knight));
+        let (bishops, knights) = (
+            board.pieces(side, Kind::Bishop),
+            board.pieces(side, Kind::Knight),
+        );
         if self.rules.coup_bishop_first {
             if bishops != 0 {
                 return bishops;
@@ -222,9 +227,16 @@ impl CypherPosition {
         let empty = !occ & ALL;
         let them_pawns = them & b.by_kind[Kind::Pawn as usize];
         let them_field_majors = them & b.majors() & t.field;
-        let retake_bit = if self.retake != NONE { 1u128 << self.retake } else { 0 };
-        let (forward, start_rank, last_rank): (isize, usize, usize) =
-            if m == Color::White { (10, 3, 9) } else { (-10, 7, 1) };
+        let retake_bit = if self.retake != NONE {
+            1u128 << self.retake
+        } else {
+            0
+        };
+        let (forward, start_rank, last_rank): (isize, usize, usize) = if m == Color::White {
+            (10, 3, 9)
+        } else {
+            (-10, 7, 1)
+        };
 
         for from in bits(us) {
             let kind = code_kind(b.mailbox[from]);
@@ -283,13 +295,26 @@ impl CypherPosition {
             let enemy_king = b.pieces(o, Kind::King) & !t.court;
             for to in bits(t.border & empty) {
                 if t.pawn_attacks[m as usize][to] & enemy_king == 0 {
-                    out.push(CypherMove::with(TurnKind::Release, NONE, to as u8, NONE, NONE));
+                    out.push(CypherMove::with(
+                        TurnKind::Release,
+                        NONE,
+                        to as u8,
+                        NONE,
+                        NONE,
+                    ));
                 }
             }
         }
     }
 
-    fn pawn_move<S: Sink>(&self, from: usize, to: usize, last_rank: usize, collusion: bool, out: &mut S) {
+    fn pawn_move<S: Sink>(
+        &self,
+        from: usize,
+        to: usize,
+        last_rank: usize,
+        collusion: bool,
+        out: &mut S,
+    ) {
         let mut child = self.board;
         child.shift(from, to);
         if to / 10 != last_rank {
@@ -304,7 +329,13 @@ impl CypherPosition {
         let candidates = self.coup_candidates(&child, m.other());
         if candidates == 0 {
             if self.acceptable(&child, collusion) {
-                out.push(CypherMove::with(TurnKind::Coup, from as u8, to as u8, NONE, NONE));
+                out.push(CypherMove::with(
+                    TurnKind::Coup,
+                    from as u8,
+                    to as u8,
+                    NONE,
+                    NONE,
+                ));
             }
             return;
         }
@@ -313,7 +344,13 @@ impl CypherPosition {
             let c = switched.remove(s);
             switched.put(s, m, code_kind(c));
             if self.acceptable(&switched, collusion) {
-                out.push(CypherMove::with(TurnKind::Coup, from as u8, to as u8, s as u8, NONE));
+                out.push(CypherMove::with(
+                    TurnKind::Coup,
+                    from as u8,
+                    to as u8,
+                    s as u8,
+                    NONE,
+                ));
             }
         }
     }
@@ -331,8 +368,16 @@ impl CypherPosition {
         }
         let them_field_majors = them & b.majors() & t.field;
         let majors = if sector == Sector::Field {
-            let retake = if self.retake != NONE { 1u128 << self.retake } else { 0 };
-            let colluding = if collusion { b.colluding_checkers(m) } else { 0 };
+            let retake = if self.retake != NONE {
+                1u128 << self.retake
+            } else {
+                0
+            };
+            let colluding = if collusion {
+                b.colluding_checkers(m)
+            } else {
+                0
+            };
             them_field_majors & (retake | colluding)
         } else {
             them_field_majors
@@ -490,7 +535,11 @@ impl CypherPosition {
                     }
                     TurnKind::Infiltration => {
                         self.infiltration[m as usize] = false;
-                        if self.board.shift(mv.extra_from as usize, mv.extra_to as usize) != 0 {
+                        if self
+                            .board
+                            .shift(mv.extra_from as usize, mv.extra_to as usize)
+                            != 0
+                        {
                             reset_clock = true;
                         }
                     }
@@ -499,7 +548,8 @@ impl CypherPosition {
             }
             TurnKind::Combined => {
                 self.board.shift(from, to);
-                self.board.shift(mv.extra_from as usize, mv.extra_to as usize);
+                self.board
+                    .shift(mv.extra_from as usize, mv.extra_to as usize);
             }
             TurnKind::Release => {
                 let pool = &mut self.pools[m as usize];
@@ -514,7 +564,11 @@ impl CypherPosition {
         } else {
             0
         };
-        self.halfmove = if reset_clock { 0 } else { self.halfmove.saturating_add(1) };
+        self.halfmove = if reset_clock {
+            0
+        } else {
+            self.halfmove.saturating_add(1)
+        };
         if m == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
@@ -576,7 +630,11 @@ impl CypherPosition {
         if self.turn == Color::Black {
             h ^= keys[base];
         }
-        let retake = if self.retake == NONE { 0 } else { self.retake as usize + 1 };
+        let retake = if self.retake == NONE {
+            0
+        } else {
+            self.retake as usize + 1
+        };
         h ^= keys[base + 1 + retake].rotate_left(7);
         h ^= keys[base + 120 + self.infiltration[0] as usize * 2 + self.infiltration[1] as usize];
         h ^= keys[base + 130 + self.checks[0].min(9) as usize];

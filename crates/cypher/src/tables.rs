@@ -126,7 +126,10 @@ fn build() -> Tables {
         pawn_attacks[1][i] = mask(black_pawn.targets(sq));
     }
     // The orthogonal and diagonal constants are the core's; DIRS lists the same eight.
-    debug_assert!(ORTHOGONAL.iter().chain(DIAGONAL.iter()).all(|o| DIRS.contains(o)));
+    debug_assert!(ORTHOGONAL
+        .iter()
+        .chain(DIAGONAL.iter())
+        .all(|o| DIRS.contains(o)));
     Tables {
         geometry,
         court,

@@ -39,7 +39,10 @@ fn t2_start_position() {
     assert_eq!(all(&p), strings(&expected));
     assert_not_legal(&p, &["c1-a0", "c1-e0", "b1-b0", "b1-z1", "d0-d1/d2-d0"]);
     for m in ["d0-d1", "d0-e1", "e2-d1", "e2-e1"] {
-        assert_ending(&play(&p, m), "Black wins: flip: White's King stands next to its own Spy");
+        assert_ending(
+            &play(&p, m),
+            "Black wins: flip: White's King stands next to its own Spy",
+        );
     }
     let after = play(&p, "d3-d5");
     assert!(after.outcome().is_none() && !after.is_check());
@@ -111,7 +114,10 @@ fn t7b_retake() {
     let p = pos("1s8/7k2/6b3/2N7/4r5/4Q5/10/10/10/8K1/4S5 w - Ii 0+0 0/0 0 1");
     assert_legal(&p, &["d5-d6"]);
     let after = play(&p, "d5-d6");
-    assert_eq!(after.fen(), "1s8/7k2/6b3/2N7/4Q5/10/10/10/10/8K1/4S5 b d6 Ii 0+0 0/0 0 1");
+    assert_eq!(
+        after.fen(),
+        "1s8/7k2/6b3/2N7/4Q5/10/10/10/10/8K1/4S5 b d6 Ii 0+0 0/0 0 1"
+    );
     assert_legal(&after, &["f8-d6"]);
     assert_not_legal(&play(&p, "d5-d6 f8-d6"), &["b7-d6"]);
     assert_not_legal(&play(&p, "d5-d6 g9-h9 h1-g1"), &["f8-d6"]);
@@ -123,7 +129,10 @@ fn t8_no_retake_after_a_pawn_capture() {
     let p = pos("1s8/8k1/2q7/5p4/4p5/10/10/10/4R5/8K1/4S5 w - Ii 0+0 0/0 0 1");
     assert_legal(&p, &["d2-d6"]);
     let after = play(&p, "d2-d6");
-    assert_eq!(after.fen(), "1s8/8k1/2q7/5p4/4R5/10/10/10/10/8K1/4S5 b - Ii 0+0 0/1 0 1");
+    assert_eq!(
+        after.fen(),
+        "1s8/8k1/2q7/5p4/4R5/10/10/10/10/8K1/4S5 b - Ii 0+0 0/1 0 1"
+    );
     assert_legal(&after, &["e7-d6"]);
     assert_not_legal(&after, &["b8-d6"]);
 }
@@ -159,7 +168,10 @@ fn t10_border_king_checked_by_border_rook() {
 fn t10b_rook_on_h5() {
     let p = pos("1s8/8k1/10/10/10/4K3r1/10/10/10/10/4S5 w - Ii 0+1 0/0 0 1");
     assert!(p.is_check());
-    assert_eq!(all(&p), strings(&["d5-c4", "d5-c6", "d5-d4", "d5-d6", "d5-e4"]));
+    assert_eq!(
+        all(&p),
+        strings(&["d5-c4", "d5-c6", "d5-d4", "d5-d6", "d5-e4"])
+    );
 }
 
 #[test]
@@ -177,7 +189,10 @@ fn t11_field_kings_touch_border_king_checks() {
 fn t11b_field_king_next_to_border_king() {
     let p = pos("1s8/10/10/10/5k4/4K5/10/10/10/10/4S5 b - Ii 1+0 0/0 0 1");
     assert!(p.is_check());
-    assert_eq!(all(&p), strings(&["e6-d7", "e6-e7", "e6-f5", "e6-f6", "e6-f7"]));
+    assert_eq!(
+        all(&p),
+        strings(&["e6-d7", "e6-e7", "e6-f5", "e6-f6", "e6-f7"])
+    );
 }
 
 #[test]
@@ -203,7 +218,10 @@ fn t13_king_flips_colluding_spy() {
     let p = pos("1s8/10/5k4/10/3BS5/10/10/10/10/2K7/10 b - Ii 1+0 0/0 0 1");
     assert!(p.is_check());
     assert_eq!(all(&p), strings(&["e8-e7", "e8-e9", "e8-f7"]));
-    assert_ending(&play(&p, "e8-e7"), "Black wins: flip: Black's King flipped White's Spy");
+    assert_ending(
+        &play(&p, "e8-e7"),
+        "Black wins: flip: Black's King flipped White's Spy",
+    );
     assert_eq!(human(&p, "e8-e7"), "Ke7++");
 }
 
@@ -219,14 +237,20 @@ fn t14_king_flips_spy_unless_covered() {
     let p = pos("10/8k1/10/10/4s1p3/10/5K4/10/10/10/4S5 w - Ii 0+0 0/0 0 1");
     assert_legal(&p, &["e4-d5"]);
     assert_not_legal(&p, &["e4-e5"]);
-    assert_ending(&play(&p, "e4-d5"), "White wins: flip: White's King flipped Black's Spy");
+    assert_ending(
+        &play(&p, "e4-d5"),
+        "White wins: flip: White's King flipped Black's Spy",
+    );
     assert_eq!(human(&p, "e4-d5"), "Kd5++");
 }
 
 #[test]
 fn t15_spy_next_to_enemy_king_loses() {
     let p = pos("1s8/10/5k4/10/10/10/1S8/10/10/2K7/10 w - Ii 0+0 0/0 0 1");
-    assert_ending(&play(&p, "a4-d7"), "Black wins: flip: Black's King flipped White's Spy");
+    assert_ending(
+        &play(&p, "a4-d7"),
+        "Black wins: flip: Black's King flipped White's Spy",
+    );
 }
 
 #[test]
@@ -252,7 +276,10 @@ fn t16_unblocking_a_court_line() {
 fn t16b_field_spy_does_not_block_a_flip_line() {
     let p = pos("9s/3k6/10/10/5S4/10/10/10/10/K9/10 w - Ii 0+0 0/0 0 1");
     assert!(all(&p).is_empty());
-    assert_ending(&p, "Black wins: flip: Black's Court Spy flipped White's Court King");
+    assert_ending(
+        &p,
+        "Black wins: flip: Black's Court Spy flipped White's Court King",
+    );
 }
 
 #[test]
@@ -267,8 +294,14 @@ fn t17_game_end_between_the_halves() {
     );
     let f0 = play(&p, "e0-f0");
     assert!(f0.outcome().is_none() && !f0.is_check());
-    assert_ending(&play(&p, "e0-d0"), "Black wins: flip: White's King stands next to its own Spy");
-    assert_ending(&play(&p, "e0-g0"), "Black wins: flip: White's Spy landed next to the other Spy");
+    assert_ending(
+        &play(&p, "e0-d0"),
+        "Black wins: flip: White's King stands next to its own Spy",
+    );
+    assert_ending(
+        &play(&p, "e0-g0"),
+        "Black wins: flip: White's Spy landed next to the other Spy",
+    );
 }
 
 #[test]
@@ -276,7 +309,10 @@ fn t18_coup_detat() {
     let p = pos("4s5/10/2n3P3/4k3r1/1q8/10/10/10/10/2K7/9S w - Ii 0+0 0/0 0 1");
     assert_eq!(of(&p, "f8"), strings(&["f8-f9(a6)"]));
     let after = play(&p, "f8-f9(a6)");
-    assert_eq!(after.fen(), "4s5/10/2n7/4k3r1/1Q8/10/10/10/10/2K7/9S b - Ii 0+0 0/0 0 1");
+    assert_eq!(
+        after.fen(),
+        "4s5/10/2n7/4k3r1/1Q8/10/10/10/10/2K7/9S b - Ii 0+0 0/0 0 1"
+    );
     assert!(!after.is_check());
     assert_eq!(human(&p, "f8-f9(a6)"), "f9(Qa6)");
 }
@@ -303,10 +339,20 @@ fn t19_prisoner_release() {
 fn t20_infiltration_removes_the_spy() {
     let p = pos("4s5/10/8k1/10/10/10/5K4/10/10/1R8/4S5 w - Ii 0+0 0/0 0 1");
     assert_eq!(all(&p).len(), 93);
-    assert_legal(&p, &["e4-e5*a1-d10", "e4-f5*a1-d10", "d0-d2/a1-i1", "d0-a3/a1-z1"]);
+    assert_legal(
+        &p,
+        &["e4-e5*a1-d10", "e4-f5*a1-d10", "d0-d2/a1-i1", "d0-a3/a1-z1"],
+    );
     assert_not_legal(
         &p,
-        &["e4-e5*a1-d0", "e4-d5", "e4-d5*a1-d10", "d0-d3/a1-a0", "d0-a3/a1-a10", "d0-c1/a1-i1"],
+        &[
+            "e4-e5*a1-d0",
+            "e4-d5",
+            "e4-d5*a1-d10",
+            "d0-d3/a1-a0",
+            "d0-a3/a1-a10",
+            "d0-c1/a1-i1",
+        ],
     );
     assert_eq!(
         play(&p, "e4-e5*a1-d10").fen(),
@@ -320,7 +366,10 @@ fn t20b_infiltration_captures_the_king() {
     let p = pos("1s2k5/10/10/10/10/10/5K4/10/10/1R8/9S w - Ii 0+0 0/0 0 1");
     assert_legal(&p, &["e4-e5*a1-d10", "e4-e5*a1-d0"]);
     let after = play(&p, "e4-e5*a1-d10");
-    assert_ending(&after, "White wins: King captured by infiltration; points White 3, Black 0");
+    assert_ending(
+        &after,
+        "White wins: King captured by infiltration; points White 3, Black 0",
+    );
     assert_eq!(human(&p, "e4-e5*a1-d10"), "Ke5**Rd10#");
     // The final position string is valid and reads back.
     assert_eq!(pos(&after.fen()).fen(), after.fen());
@@ -340,7 +389,10 @@ fn t21_retake_across_the_border() {
     let p = pos("1s8/7k2/10/2n7/10/2Q7/10/10/2r7/8K1/4S5 w - Ii 0+0 0/0 0 1");
     assert_legal(&p, &["b5-b7"]);
     let after = play(&p, "b5-b7");
-    assert_eq!(after.fen(), "1s8/7k2/10/2Q7/10/10/10/10/2r7/8K1/4S5 b b7 Ii 0+0 0/0 0 1");
+    assert_eq!(
+        after.fen(),
+        "1s8/7k2/10/2Q7/10/10/10/10/2r7/8K1/4S5 b b7 Ii 0+0 0/0 0 1"
+    );
     assert_legal(&after, &["b2-b7"]);
 }
 
@@ -409,7 +461,10 @@ fn t27b_king_entry_allowed() {
 #[test]
 fn t28_four_check_rule() {
     let p = pos("4s5/10/5k4/R9/10/10/10/10/10/2K7/4S5 w - Ii 3+0 0/0 0 1");
-    assert_ending(&play(&p, "z7-z8"), "draw: 4-check rule; points White 0.5, Black 0.5");
+    assert_ending(
+        &play(&p, "z7-z8"),
+        "draw: 4-check rule; points White 0.5, Black 0.5",
+    );
     assert_eq!(human(&p, "z7-z8"), "Rz8//");
 }
 
@@ -432,7 +487,10 @@ fn t29_field_king_takes_colluding_checker() {
         strings(&["d3-c3", "d3-c4", "d3-d4", "d3-e2", "d3-e3", "d3-e4"])
     );
     assert!(of(&p, "e1").is_empty());
-    assert_ending(&play(&p, "d3-e4"), "White wins: flip: White's King flipped Black's Spy");
+    assert_ending(
+        &play(&p, "d3-e4"),
+        "White wins: flip: White's King flipped Black's Spy",
+    );
 }
 
 #[test]
@@ -510,7 +568,10 @@ fn v1_to_v8_refused_position_strings() {
     for (fen, start) in cases {
         let e = CypherPosition::from_fen_default(fen).expect_err(fen);
         let text = format!("{}: {}", e.field, e.message);
-        assert!(text.starts_with(start), "{fen}: got '{text}', expected '{start}'");
+        assert!(
+            text.starts_with(start),
+            "{fen}: got '{text}', expected '{start}'"
+        );
     }
 }
 

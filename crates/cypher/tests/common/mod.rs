@@ -43,7 +43,12 @@ pub fn is_legal(p: &CypherPosition, text: &str) -> bool {
 
 pub fn assert_legal(p: &CypherPosition, texts: &[&str]) {
     for t in texts {
-        assert!(is_legal(p, t), "{t} should be legal in {}; legal: {:?}", p.fen(), all(p));
+        assert!(
+            is_legal(p, t),
+            "{t} should be legal in {}; legal: {:?}",
+            p.fen(),
+            all(p)
+        );
         assert_eq!(p.parse_move(t).map(|m| p.move_text(m)).as_deref(), Ok(*t));
     }
 }
@@ -59,7 +64,8 @@ pub fn assert_not_legal(p: &CypherPosition, texts: &[&str]) {
 pub fn play(p: &CypherPosition, line: &str) -> CypherPosition {
     let mut cur = p.clone();
     for t in line.split_whitespace() {
-        let m = find(&cur, t).unwrap_or_else(|| panic!("{t} is not legal in {}: {:?}", cur.fen(), all(&cur)));
+        let m = find(&cur, t)
+            .unwrap_or_else(|| panic!("{t} is not legal in {}: {:?}", cur.fen(), all(&cur)));
         cur.play(m);
     }
     cur
@@ -67,12 +73,21 @@ pub fn play(p: &CypherPosition, line: &str) -> CypherPosition {
 
 /// The ending as the rulebook writes it (section 11); `expected` may leave out the points.
 pub fn assert_ending(p: &CypherPosition, expected: &str) {
-    let got = p.outcome().map(|o| o.to_string()).unwrap_or_else(|| "game goes on".into());
+    let got = p
+        .outcome()
+        .map(|o| o.to_string())
+        .unwrap_or_else(|| "game goes on".into());
     let norm = |s: &str| {
         let mut c = s.chars();
-        c.next().map(|f| f.to_ascii_lowercase().to_string() + c.as_str()).unwrap_or_default()
+        c.next()
+            .map(|f| f.to_ascii_lowercase().to_string() + c.as_str())
+            .unwrap_or_default()
     };
-    assert!(norm(&got).starts_with(&norm(expected)), "expected '{expected}', got '{got}' in {}", p.fen());
+    assert!(
+        norm(&got).starts_with(&norm(expected)),
+        "expected '{expected}', got '{got}' in {}",
+        p.fen()
+    );
     assert!(p.legal().is_empty(), "an ended game has no legal turns");
 }
 
