@@ -500,6 +500,18 @@ impl CypherPosition {
         let mut reset_clock = false;
         let mut retake = NONE;
         let (from, to) = (mv.from as usize, mv.to as usize);
+        // A turn that names squares off the board cannot come from `legal_moves`; ignore it
+        // rather than index out of bounds.
+        let two_part = matches!(mv.kind, TurnKind::Combined | TurnKind::Infiltration);
+        if to >= SQUARES
+            || (mv.kind != TurnKind::Release && from >= SQUARES)
+            || (two_part && (mv.extra_from as usize >= SQUARES || mv.extra_to as usize >= SQUARES))
+            || (mv.kind == TurnKind::Coup
+                && mv.extra_from != NONE
+                && mv.extra_from as usize >= SQUARES)
+        {
+            return;
+        }
         match mv.kind {
             TurnKind::Normal | TurnKind::Coup | TurnKind::Infiltration => {
                 let Some((_, kind)) = self.board.kind_at(from.min(SQUARES - 1)) else {

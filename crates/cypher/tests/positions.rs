@@ -262,3 +262,22 @@ fn diagrams_mark_the_sectors_and_show_the_state() {
     );
     assert_eq!(p.turn(), Color::Black);
 }
+
+/// Move text of any shape is answered with a move or an error, never a panic.
+#[test]
+fn fuzzed_move_text_never_panics() {
+    let alphabet: Vec<char> = "zabcdefghi0123456789-/*()@PRKQBNSx+#é ".chars().collect();
+    let positions: Vec<CypherPosition> = FENS.iter().map(|f| pos(f)).collect();
+    let mut rng = Rng(7);
+    for round in 0..3_000 {
+        let p = &positions[round % positions.len()];
+        let len = 1 + rng.below(14);
+        let text: String = (0..len)
+            .map(|_| alphabet[rng.below(alphabet.len())])
+            .collect();
+        if let Ok(m) = p.parse_move(&text) {
+            assert!(p.legal().contains(&m));
+        }
+        let _ = p.explain_illegal(&text);
+    }
+}
