@@ -7,6 +7,8 @@
 //! Squares are indices `rank * 10 + file` (z0 = 0, i10 = 109); men are stored as a mailbox
 //! plus `u128` bitboards (110 squares fit), with per-square tables built from the Geometry.
 
+#![warn(missing_docs)]
+
 mod board;
 mod explain;
 mod fen;
