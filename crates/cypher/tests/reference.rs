@@ -343,10 +343,8 @@ impl Ref {
                         .into_iter()
                         .filter(|&s| Some(child.0[s].map_or(0, |(_, k)| rank(k))) == best)
                         .collect();
-                    if chosen.is_empty() {
-                        if self.ok(&child) {
-                            out.push(text.clone());
-                        }
+                    if chosen.is_empty() && self.ok(&child) {
+                        out.push(text.clone());
                     }
                     for s in chosen {
                         let mut g = child.clone();
