@@ -6,6 +6,21 @@
 //!
 //! Squares are indices `rank * 10 + file` (z0 = 0, i10 = 109); men are stored as a mailbox
 //! plus `u128` bitboards (110 squares fit), with per-square tables built from the Geometry.
+//! Legality is decided by copy-make: each candidate turn is applied to a copy of the board
+//! and the mover's King tested for check (sectors, transparency and collusion make pins
+//! too irregular to precompute); perft counts the last ply without playing it.
+//!
+//! Readings where the rulebook leaves a detail open (all its worked cases and perft rows
+//! hold under them):
+//! * When one turn creates several flip conditions for the same winner, the reported rule
+//!   is the first in 7.5's order (1 Spy flips King, 2 King flips Spy, 3 King next to his own
+//!   Spy, 4 two Spies); R9 decides the winner, this only picks the words.
+//! * "The placed pawn does not give check" (9.2) is the pawn's own diagonal attack on a Field
+//!   or Border King; a Court King is never in check (4.3).
+//! * Under `self-flip=illegal` a combined move or infiltration whose first half flips the
+//!   mover's own side is illegal as a whole.
+//! * Stalemate reports the core's `Termination::Stalemate`; every other ending is a
+//!   `Termination::Rule` in section 11's words, always with the points of its table.
 
 #![warn(missing_docs)]
 
