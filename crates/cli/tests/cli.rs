@@ -169,3 +169,17 @@ fn little_cheops_perft_and_piece_files() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn cypher_perft_moves_and_illegal_reasons() {
+    let o = menagerie(&["perft", "cypher", "3"]);
+    assert_eq!(stdout(&o).lines().last(), Some("54974"));
+    let moves = stdout(&menagerie(&["moves", "cypher"]));
+    let lines: Vec<&str> = moves.lines().collect();
+    assert_eq!(lines.len(), 39);
+    let mut sorted = lines.clone();
+    sorted.sort();
+    assert_eq!(lines, sorted, "move lists are sorted by byte order");
+    let shown = stdout(&menagerie(&["show", "cypher"]));
+    assert!(shown.contains(" 5 | : = = = = = = = = :"));
+}

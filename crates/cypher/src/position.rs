@@ -1,0 +1,706 @@
+//! The Cypher position: turn generation (sections 3 to 9), playing turns and the endings.
+
+use crate::board::{code_color, code_kind, first, Board, Flip, Kind};
+use crate::moves::{CypherMove, TurnKind, NONE};
+use crate::tables::{bishop_attacks, queen_attacks, rook_attacks, tables, Sector, SQUARES};
+use menagerie_core::zobrist::KeyGen;
+use menagerie_core::{Color, Outcome, Termination};
+use std::sync::OnceLock;
+
+/// The square d0 (White's Spy's home), an infiltration target.
+pub(crate) const D0: u8 = 4;
+/// The square d10 (Black's Spy's home), an infiltration target.
+pub(crate) const D10: u8 = 104;
+/// Every square of the board.
+pub(crate) const ALL: u128 = (1u128 << SQUARES) - 1;
+
+/// Which King may step onto a Court square (option `king-court-entry`, R4).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub(crate) enum KingCourtEntry {
+    /// Only while the enemy Spy is not in Court (the ruling).
+    EnemySpyOutside,
+    /// Only while his own Spy is not in Court.
+    OwnSpyOutside,
+    /// Always.
+    Free,
+}
+
+/// The rule options in force (section 14); `Default` is the rulings.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub(crate) struct Rules {
+    pub self_flip_illegal: bool,
+    pub king_court_entry: KingCourtEntry,
+    pub infiltration_enemy_home: bool,
+    pub coup_bishop_first: bool,
+    pub coup_pawns: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            self_flip_illegal: false,
+            king_court_entry: KingCourtEntry::EnemySpyOutside,
+            infiltration_enemy_home: false,
+            coup_bishop_first: false,
+            coup_pawns: true,
+        }
+    }
+}
+
+/// A Cypher Chess position: the men, the side to move and the six state fields of 12.1.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct CypherPosition {
+    pub(crate) board: Board,
+    pub(crate) turn: Color,
+    /// The square of the man that may be re-taken this turn, or `NONE`.
+    pub(crate) retake: u8,
+    /// Who still has the infiltration right.
+    pub(crate) infiltration: [bool; 2],
+    /// Consecutive checking turns of each side.
+    pub(crate) checks: [u8; 2],
+    /// Captured pawns of each colour not yet released.
+    pub(crate) pools: [u8; 2],
+    pub(crate) halfmove: u32,
+    pub(crate) fullmove: u32,
+    pub(crate) rules: Rules,
+}
+
+/// Where generated turns go: a list, or a counter for bulk counting.
+pub(crate) trait Sink {
+    fn push(&mut self, mv: CypherMove);
+}
+impl Sink for Vec<CypherMove> {
+    #[inline(always)]
+    fn push(&mut self, mv: CypherMove) {
+        Vec::push(self, mv);
+    }
+}
+/// Counts turns without storing them.
+pub(crate) struct Counter(pub u64);
+impl Sink for Counter {
+    #[inline(always)]
+    fn push(&mut self, _: CypherMove) {
+        self.0 += 1;
+    }
+}
+
+#[inline(always)]
+fn bits(mut b: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if b == 0 {
+            None
+        } else {
+            let s = b.trailing_zeros() as usize;
+            b &= b - 1;
+            Some(s)
+        }
+    })
+}
+
+fn zobrist() -> &'static [u64] {
+    static KEYS: OnceLock<Vec<u64>> = OnceLock::new();
+    KEYS.get_or_init(|| KeyGen::new(0xC1FE_C4E5_5000_0001).keys(16 * SQUARES + 200))
+}
+
+impl CypherPosition {
+    /// The start position (section 2).
+    pub fn start() -> Self {
+        crate::fen::parse(crate::START_FEN, Rules::default())
+            .unwrap_or_else(|_| unreachable!("the start position string is valid"))
+    }
+
+    /// The man on `sq`, if any.
+    pub fn man_at(&self, sq: usize) -> Option<(Color, Kind)> {
+        (sq < SQUARES).then(|| self.board.kind_at(sq)).flatten()
+    }
+
+    /// The sector of square index `sq` (`rank * 10 + file`).
+    pub fn sector(sq: usize) -> Sector {
+        tables().sector[sq.min(SQUARES - 1)]
+    }
+
+    /// The square of the man that may be re-taken this turn, if any.
+    pub fn retake_square(&self) -> Option<usize> {
+        (self.retake != NONE).then_some(self.retake as usize)
+    }
+
+    /// Whether `side` still has its infiltration right.
+    pub fn can_infiltrate(&self, side: Color) -> bool {
+        self.infiltration[side as usize]
+    }
+
+    /// `side`'s count of consecutive checking turns (10.3).
+    pub fn check_count(&self, side: Color) -> u8 {
+        self.checks[side as usize]
+    }
+
+    /// Pawns of `side`'s colour captured and not yet released (9.2).
+    pub fn pool(&self, side: Color) -> u8 {
+        self.pools[side as usize]
+    }
+
+    /// The flip on the board, judged after the last turn, if any.
+    pub fn flip(&self) -> Option<Flip> {
+        self.board.flip(self.turn.other())
+    }
+
+    /// Whether the game is over by a rule checked without generating turns (a captured King,
+    /// a flip, a fourth consecutive check).
+    #[inline]
+    pub(crate) fn ended_quickly(&self) -> bool {
+        self.board.king(self.turn).is_none()
+            || self.checks[self.turn.other() as usize] >= 4
+            || self.board.flip(self.turn.other()).is_some()
+    }
+
+    /// Whether a King of `side` may step onto a Court square now (R4).
+    #[inline]
+    pub(crate) fn king_may_enter_court(&self, side: Color) -> bool {
+        let court = tables().court;
+        match self.rules.king_court_entry {
+            KingCourtEntry::EnemySpyOutside => {
+                self.board.pieces(side.other(), Kind::Spy) & court == 0
+            }
+            KingCourtEntry::OwnSpyOutside => self.board.pieces(side, Kind::Spy) & court == 0,
+            KingCourtEntry::Free => true,
+        }
+    }
+
+    /// The men of `side` that a coup d'état may switch (9.1, R14), on `board`.
+    pub(crate) fn coup_candidates(&self, board: &Board, side: Color) -> u128 {
+        for kinds in [&[Kind::Queen][..], &[Kind::Rook]] {
+            let b = board.pieces(side, kinds[0]);
+            if b != 0 {
+                return b;
+            }
+        }
+        let (bishops, knights) = (
+            board.pieces(side, Kind::Bishop),
+            board.pieces(side, Kind::Knight),
+        );
+        if self.rules.coup_bishop_first {
+            if bishops != 0 {
+                return bishops;
+            }
+            if knights != 0 {
+                return knights;
+            }
+        } else if bishops | knights != 0 {
+            return bishops | knights;
+        }
+        if self.rules.coup_pawns {
+            return board.pieces(side, Kind::Pawn);
+        }
+        0
+    }
+
+    /// Infiltration destinations allowed for `side` (option `infiltration-target`).
+    pub(crate) fn infiltration_targets(&self, side: Color) -> &'static [u8] {
+        if !self.rules.infiltration_enemy_home {
+            &[D0, D10]
+        } else if side == Color::White {
+            &[D10]
+        } else {
+            &[D0]
+        }
+    }
+
+    /// Whether the board after a turn of the side to move may stand: the King not in check
+    /// (10.1) and, under `self-flip=illegal`, no flip against the mover.
+    #[inline(always)]
+    fn acceptable(&self, child: &Board, collusion: bool) -> bool {
+        let m = self.turn;
+        !child.in_check(m, collusion)
+            && (!self.rules.self_flip_illegal || child.flip(m).is_none_or(|f| f.winner == m))
+    }
+
+    /// Every legal turn, ignoring whether the game has already ended. `collusion` off is the
+    /// grading test of R18.
+    pub(crate) fn generate<S: Sink>(&self, collusion: bool, out: &mut S) {
+        let t = tables();
+        let b = &self.board;
+        let m = self.turn;
+        let o = m.other();
+        let us = b.by_color[m as usize];
+        let them = b.by_color[o as usize];
+        let occ = us | them;
+        let empty = !occ & ALL;
+        let them_pawns = them & b.by_kind[Kind::Pawn as usize];
+        let them_field_majors = them & b.majors() & t.field;
+        let retake_bit = if self.retake != NONE {
+            1u128 << self.retake
+        } else {
+            0
+        };
+        let (forward, start_rank, last_rank): (isize, usize, usize) = if m == Color::White {
+            (10, 3, 9)
+        } else {
+            (-10, 7, 1)
+        };
+
+        for from in bits(us) {
+            let kind = code_kind(b.mailbox[from]);
+            let sector = t.sector[from];
+            match kind {
+                Kind::Pawn => {
+                    let one = (from as isize + forward) as usize;
+                    if empty >> one & 1 != 0 && t.court >> one & 1 == 0 {
+                        self.pawn_move(from, one, last_rank, collusion, out);
+                        if from / 10 == start_rank {
+                            let two = (one as isize + forward) as usize;
+                            if empty >> two & 1 != 0 {
+                                self.pawn_move(from, two, last_rank, collusion, out);
+                            }
+                        }
+                    }
+                    let caps = t.pawn_attacks[m as usize][from]
+                        & them
+                        & !(b.by_kind[Kind::King as usize] | b.by_kind[Kind::Spy as usize])
+                        & !t.court;
+                    for to in bits(caps) {
+                        self.pawn_move(from, to, last_rank, collusion, out);
+                    }
+                }
+                Kind::Knight | Kind::Bishop | Kind::Rook | Kind::Queen => {
+                    let reach = match kind {
+                        Kind::Knight => knight_reach(sector, from),
+                        Kind::Bishop => bishop_attacks(t, from, occ),
+                        Kind::Rook => rook_attacks(t, from, occ),
+                        _ => queen_attacks(t, from, occ),
+                    };
+                    let mut targets = reach & empty;
+                    if sector != Sector::Court {
+                        targets &= !t.court;
+                    }
+                    let victims = if sector == Sector::Field {
+                        them_pawns | (them_field_majors & retake_bit)
+                    } else {
+                        them_pawns | them_field_majors
+                    };
+                    for to in bits(targets | (reach & victims)) {
+                        let mut child = *b;
+                        child.shift(from, to);
+                        if self.acceptable(&child, collusion) {
+                            out.push(CypherMove::normal(from as u8, to as u8));
+                        }
+                    }
+                }
+                Kind::King => self.king_moves(from, sector, collusion, out),
+                Kind::Spy => self.spy_moves(from, sector, collusion, out),
+            }
+        }
+
+        // Prisoner release (9.2): not in check, an empty Border square, no check given.
+        if self.pools[m as usize] > 0 && !b.in_check(m, collusion) {
+            let enemy_king = b.pieces(o, Kind::King) & !t.court;
+            for to in bits(t.border & empty) {
+                if t.pawn_attacks[m as usize][to] & enemy_king == 0 {
+                    out.push(CypherMove::with(
+                        TurnKind::Release,
+                        NONE,
+                        to as u8,
+                        NONE,
+                        NONE,
+                    ));
+                }
+            }
+        }
+    }
+
+    fn pawn_move<S: Sink>(
+        &self,
+        from: usize,
+        to: usize,
+        last_rank: usize,
+        collusion: bool,
+        out: &mut S,
+    ) {
+        let mut child = self.board;
+        child.shift(from, to);
+        if to / 10 != last_rank {
+            if self.acceptable(&child, collusion) {
+                out.push(CypherMove::normal(from as u8, to as u8));
+            }
+            return;
+        }
+        // Coup d'état: the pawn leaves; the opponent's highest man changes sides.
+        child.remove(to);
+        let m = self.turn;
+        let candidates = self.coup_candidates(&child, m.other());
+        if candidates == 0 {
+            if self.acceptable(&child, collusion) {
+                out.push(CypherMove::with(
+                    TurnKind::Coup,
+                    from as u8,
+                    to as u8,
+                    NONE,
+                    NONE,
+                ));
+            }
+            return;
+        }
+        for s in bits(candidates) {
+            let mut switched = child;
+            let c = switched.remove(s);
+            switched.put(s, m, code_kind(c));
+            if self.acceptable(&switched, collusion) {
+                out.push(CypherMove::with(
+                    TurnKind::Coup,
+                    from as u8,
+                    to as u8,
+                    s as u8,
+                    NONE,
+                ));
+            }
+        }
+    }
+
+    fn king_moves<S: Sink>(&self, from: usize, sector: Sector, collusion: bool, out: &mut S) {
+        let t = tables();
+        let b = &self.board;
+        let m = self.turn;
+        let o = m.other();
+        let them = b.by_color[o as usize];
+        let reach = t.adjacent[from];
+        let mut targets = reach & !b.occupied();
+        if !self.king_may_enter_court(m) {
+            targets &= !t.court;
+        }
+        let them_field_majors = them & b.majors() & t.field;
+        let majors = if sector == Sector::Field {
+            let retake = if self.retake != NONE {
+                1u128 << self.retake
+            } else {
+                0
+            };
+            let colluding = if collusion {
+                b.colluding_checkers(m)
+            } else {
+                0
+            };
+            them_field_majors & (retake | colluding)
+        } else {
+            them_field_majors
+        };
+        let victims = reach & ((them & b.by_kind[Kind::Pawn as usize]) | majors);
+        let infiltrate = self.infiltration[m as usize];
+        for to in bits(targets | victims) {
+            let mut child = *b;
+            child.shift(from, to);
+            if !infiltrate || t.border >> to & 1 == 0 {
+                if self.acceptable(&child, collusion) {
+                    out.push(CypherMove::normal(from as u8, to as u8));
+                }
+                continue;
+            }
+            // Infiltration (8): the step must be legal on its own; a step that ends the game
+            // has no transfer.
+            if child.in_check(m, collusion) {
+                continue;
+            }
+            if let Some(flip) = child.flip(m) {
+                if !(self.rules.self_flip_illegal && flip.winner != m) {
+                    out.push(CypherMove::normal(from as u8, to as u8));
+                }
+                continue;
+            }
+            out.push(CypherMove::normal(from as u8, to as u8));
+            let ours = child.by_color[m as usize];
+            for piece in bits(ours & child.majors()) {
+                for &dest in self.infiltration_targets(m) {
+                    if ours >> dest & 1 != 0 {
+                        continue;
+                    }
+                    let mut sent = child;
+                    sent.shift(piece, dest as usize);
+                    if self.acceptable(&sent, collusion) {
+                        out.push(CypherMove::with(
+                            TurnKind::Infiltration,
+                            from as u8,
+                            to as u8,
+                            piece as u8,
+                            dest,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    fn spy_moves<S: Sink>(&self, from: usize, sector: Sector, collusion: bool, out: &mut S) {
+        let t = tables();
+        let b = &self.board;
+        let m = self.turn;
+        let occ = b.occupied();
+        let reach = queen_attacks(t, from, occ);
+        // The Spy captures only from Court, and only enemy majors in Court (3.6).
+        if sector == Sector::Court {
+            let victims = reach & b.by_color[m.other() as usize] & b.majors() & t.court;
+            for to in bits(victims) {
+                let mut child = *b;
+                child.shift(from, to);
+                if self.acceptable(&child, collusion) {
+                    out.push(CypherMove::normal(from as u8, to as u8));
+                }
+            }
+        }
+        for to in bits(reach & !occ) {
+            let mut child = *b;
+            child.shift(from, to);
+            if sector != Sector::Court || t.court >> to & 1 != 0 {
+                if self.acceptable(&child, collusion) {
+                    out.push(CypherMove::normal(from as u8, to as u8));
+                }
+                continue;
+            }
+            // Combined move (7.2): the Spy half first; the flip rules apply between halves.
+            // An entering piece lands in Court and captures nothing, so it can never parry a
+            // check the Spy half left: a Spy half in check has no variants either.
+            if child.in_check(m, collusion) {
+                continue;
+            }
+            if let Some(flip) = child.flip(m) {
+                if !(self.rules.self_flip_illegal && flip.winner != m) {
+                    out.push(CypherMove::normal(from as u8, to as u8));
+                }
+                continue;
+            }
+            out.push(CypherMove::normal(from as u8, to as u8));
+            let cocc = child.occupied();
+            let court_free = t.court & !cocc;
+            for piece in bits(child.by_color[m as usize] & child.majors() & !t.court) {
+                let reach = match code_kind(child.mailbox[piece]) {
+                    Kind::Knight => knight_reach(t.sector[piece], piece),
+                    Kind::Bishop => bishop_attacks(t, piece, cocc),
+                    Kind::Rook => rook_attacks(t, piece, cocc),
+                    _ => queen_attacks(t, piece, cocc),
+                };
+                for dest in bits(reach & court_free) {
+                    let mut entered = child;
+                    entered.shift(piece, dest);
+                    if self.acceptable(&entered, collusion) {
+                        out.push(CypherMove::with(
+                            TurnKind::Combined,
+                            from as u8,
+                            to as u8,
+                            piece as u8,
+                            dest as u8,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Plays `mv` (one of the legal turns).
+    pub(crate) fn play_move(&mut self, mv: CypherMove) {
+        let t = tables();
+        let m = self.turn;
+        let o = m.other();
+        let mut reset_clock = false;
+        let mut retake = NONE;
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        // A turn that names squares off the board cannot come from `legal_moves`; ignore it
+        // rather than index out of bounds.
+        let two_part = matches!(mv.kind, TurnKind::Combined | TurnKind::Infiltration);
+        if to >= SQUARES
+            || (mv.kind != TurnKind::Release && from >= SQUARES)
+            || (two_part && (mv.extra_from as usize >= SQUARES || mv.extra_to as usize >= SQUARES))
+            || (mv.kind == TurnKind::Coup
+                && mv.extra_from != NONE
+                && mv.extra_from as usize >= SQUARES)
+        {
+            return;
+        }
+        match mv.kind {
+            TurnKind::Normal | TurnKind::Coup | TurnKind::Infiltration => {
+                let Some((_, kind)) = self.board.kind_at(from.min(SQUARES - 1)) else {
+                    return;
+                };
+                let victim = self.board.shift(from, to);
+                reset_clock |= kind == Kind::Pawn;
+                if victim != 0 {
+                    reset_clock = true;
+                    let victim_kind = code_kind(victim);
+                    if victim_kind == Kind::Pawn {
+                        let pool = &mut self.pools[code_color(victim) as usize];
+                        *pool = pool.saturating_add(1);
+                    } else if kind.is_major()
+                        && t.sector[from] != Sector::Field
+                        && victim_kind.is_major()
+                        && t.field >> to & 1 != 0
+                    {
+                        // Re-take trigger (6): a Border or Court major took a Field major.
+                        retake = mv.to;
+                    }
+                }
+                match mv.kind {
+                    TurnKind::Coup => {
+                        self.board.remove(to);
+                        if mv.extra_from != NONE {
+                            let s = mv.extra_from as usize;
+                            let c = self.board.remove(s);
+                            if c != 0 {
+                                self.board.put(s, m, code_kind(c));
+                            }
+                        }
+                    }
+                    TurnKind::Infiltration => {
+                        self.infiltration[m as usize] = false;
+                        if self
+                            .board
+                            .shift(mv.extra_from as usize, mv.extra_to as usize)
+                            != 0
+                        {
+                            reset_clock = true;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            TurnKind::Combined => {
+                self.board.shift(from, to);
+                self.board
+                    .shift(mv.extra_from as usize, mv.extra_to as usize);
+            }
+            TurnKind::Release => {
+                let pool = &mut self.pools[m as usize];
+                *pool = pool.saturating_sub(1);
+                self.board.put(to, m, Kind::Pawn);
+                reset_clock = true;
+            }
+        }
+        self.retake = retake;
+        self.checks[m as usize] = if self.board.in_check(o, true) {
+            self.checks[m as usize].saturating_add(1)
+        } else {
+            0
+        };
+        self.halfmove = if reset_clock {
+            0
+        } else {
+            self.halfmove.saturating_add(1)
+        };
+        if m == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.turn = o;
+    }
+
+    /// The ending decided by the position alone (section 11, in its order).
+    pub(crate) fn decide(&self) -> Option<Outcome> {
+        let m = self.turn;
+        let mover = m.other();
+        let win = |winner: Color, text: String, points: f32| {
+            let o = Outcome::win(winner, Termination::Rule(text));
+            if winner == Color::White {
+                o.with_points(points, 0.0)
+            } else {
+                o.with_points(0.0, points)
+            }
+        };
+        if self.board.king(m).is_none() {
+            return Some(win(mover, "King captured by infiltration".into(), 3.0));
+        }
+        if let Some(flip) = self.board.flip(mover) {
+            return Some(win(flip.winner, flip.describe(), 3.0));
+        }
+        let mut any = Counter(0);
+        self.generate(true, &mut any);
+        if any.0 == 0 {
+            if !self.board.in_check(m, true) {
+                return Some(Outcome::draw(Termination::Stalemate).with_points(0.5, 0.5));
+            }
+            // R18: still mate with collusion switched off means "without collusion".
+            let mut plain = Counter(0);
+            let without = self.board.in_check(m, false) && {
+                self.generate(false, &mut plain);
+                plain.0 == 0
+            };
+            return Some(if without {
+                win(mover, "checkmate without collusion".into(), 4.0)
+            } else {
+                win(mover, "checkmate with collusion".into(), 3.0)
+            });
+        }
+        if self.checks[mover as usize] >= 4 {
+            return Some(
+                Outcome::draw(Termination::Rule("4-check rule".into())).with_points(0.5, 0.5),
+            );
+        }
+        None
+    }
+
+    /// The repetition key: board, side, re-take, infiltration, check counts and pools (R21).
+    pub(crate) fn hash_key(&self) -> u64 {
+        let keys = zobrist();
+        let mut h = 0u64;
+        for sq in bits(self.board.occupied()) {
+            h ^= keys[self.board.mailbox[sq] as usize * SQUARES + sq];
+        }
+        let base = 16 * SQUARES;
+        if self.turn == Color::Black {
+            h ^= keys[base];
+        }
+        let retake = if self.retake == NONE {
+            0
+        } else {
+            self.retake as usize + 1
+        };
+        h ^= keys[base + 1 + retake].rotate_left(7);
+        h ^= keys[base + 120 + self.infiltration[0] as usize * 2 + self.infiltration[1] as usize];
+        h ^= keys[base + 130 + self.checks[0].min(9) as usize];
+        h ^= keys[base + 140 + self.checks[1].min(9) as usize].rotate_left(13);
+        h ^= keys[base + 150 + self.pools[0].min(20) as usize];
+        h ^= keys[base + 175 + self.pools[1].min(20) as usize].rotate_left(29);
+        h
+    }
+
+    /// Perft with bulk counting of the last ply.
+    pub(crate) fn count(&self, depth: u32, buffers: &mut [Vec<CypherMove>]) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if self.ended_quickly() {
+            return 0;
+        }
+        if depth == 1 {
+            let mut n = Counter(0);
+            self.generate(true, &mut n);
+            return n.0;
+        }
+        let Some((moves, rest)) = buffers.split_first_mut() else {
+            return 0;
+        };
+        moves.clear();
+        self.generate(true, moves);
+        let mut total = 0;
+        for &mv in moves.iter() {
+            let mut next = self.clone();
+            next.play_move(mv);
+            total += next.count(depth - 1, rest);
+        }
+        total
+    }
+
+    /// The square of the King of `side`, if on the board.
+    pub fn king_square(&self, side: Color) -> Option<usize> {
+        self.board.king(side)
+    }
+
+    /// The square of the Spy of `side`, if on the board.
+    pub fn spy_square(&self, side: Color) -> Option<usize> {
+        first(self.board.pieces(side, Kind::Spy))
+    }
+}
+
+/// A knight's leaps by the sector it stands on (3.3, R5).
+#[inline(always)]
+pub(crate) fn knight_reach(sector: Sector, from: usize) -> u128 {
+    let t = tables();
+    match sector {
+        Sector::Field => t.knight_l[from],
+        Sector::Court => t.knight_x[from],
+        Sector::Border => t.knight_l[from] | t.knight_x[from],
+    }
+}

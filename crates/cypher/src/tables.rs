@@ -1,0 +1,196 @@
+//! The board and every per-square table the move generator reads, built once from the
+//! [`Geometry`] (files `z a b c d e f g h i`, ranks `0`..`10`, regions Court, Border, Field).
+
+use menagerie_core::geometry::{Offset, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
+use menagerie_core::{Geometry, Square};
+use std::sync::OnceLock;
+
+/// Number of files.
+pub const WIDTH: usize = 10;
+/// Number of squares.
+pub const SQUARES: usize = 110;
+
+/// The sector a square belongs to; a man's powers depend on it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Sector {
+    /// The perimeter: files z and i, ranks 0 and 10.
+    Court,
+    /// The middle rank a5-h5.
+    Border,
+    /// Everything else.
+    Field,
+}
+
+impl Sector {
+    /// The sector's name in the rulebook's words, capitalised.
+    pub fn name(self) -> &'static str {
+        match self {
+            Sector::Court => "Court",
+            Sector::Border => "Border",
+            Sector::Field => "Field",
+        }
+    }
+}
+
+/// Ray directions: the first four increase the square index, the last four decrease it.
+pub(crate) const DIRS: [Offset; 8] = [
+    Offset::new(0, 1),
+    Offset::new(1, 0),
+    Offset::new(1, 1),
+    Offset::new(-1, 1),
+    Offset::new(0, -1),
+    Offset::new(-1, 0),
+    Offset::new(-1, -1),
+    Offset::new(1, -1),
+];
+
+/// The extended L: the long leg of the knight's L one square longer.
+const EXTENDED_L: [Offset; 8] = [
+    Offset::new(1, 3),
+    Offset::new(3, 1),
+    Offset::new(3, -1),
+    Offset::new(1, -3),
+    Offset::new(-1, -3),
+    Offset::new(-3, -1),
+    Offset::new(-3, 1),
+    Offset::new(-1, 3),
+];
+
+/// Precomputed tables, one entry per square.
+pub(crate) struct Tables {
+    pub geometry: Geometry,
+    pub court: u128,
+    pub border: u128,
+    pub field: u128,
+    pub sector: [Sector; SQUARES],
+    /// The eight neighbours.
+    pub adjacent: [u128; SQUARES],
+    /// Ordinary knight leaps.
+    pub knight_l: [u128; SQUARES],
+    /// Extended knight leaps (1,3)/(3,1).
+    pub knight_x: [u128; SQUARES],
+    /// Ray masks per direction (see [`DIRS`]).
+    pub rays: [[u128; SQUARES]; 8],
+    /// Squares a pawn of each colour on the square attacks (diagonally forward).
+    pub pawn_attacks: [[u128; SQUARES]; 2],
+}
+
+fn mask(squares: &[Square]) -> u128 {
+    squares.iter().fold(0u128, |m, s| m | 1u128 << s.0)
+}
+
+fn build() -> Tables {
+    let files = ["z", "a", "b", "c", "d", "e", "f", "g", "h", "i"];
+    let ranks: Vec<String> = (0..=10).map(|r| r.to_string()).collect();
+    let is_court = |f: u8, r: u8| f == 0 || f == 9 || r == 0 || r == 10;
+    let geometry = Geometry::rectangle(10, 11)
+        .with_names(&files, &ranks)
+        .with_region("Court", is_court)
+        .with_region("Border", move |f, r| r == 5 && !is_court(f, r))
+        .with_region("Field", move |f, r| r != 5 && !is_court(f, r));
+    let region = |name: &str| {
+        geometry
+            .region(name)
+            .map(|r| r.squares().fold(0u128, |m, s| m | 1u128 << s.0))
+            .unwrap_or(0)
+    };
+    let (court, border, field) = (region("Court"), region("Border"), region("Field"));
+    let mut sector = [Sector::Field; SQUARES];
+    for (i, s) in sector.iter_mut().enumerate() {
+        if court >> i & 1 != 0 {
+            *s = Sector::Court;
+        } else if border >> i & 1 != 0 {
+            *s = Sector::Border;
+        }
+    }
+    let adj = geometry.leap_table(&KING);
+    let kl = geometry.leap_table(&KNIGHT);
+    let kx = geometry.leap_table(&EXTENDED_L);
+    let mut adjacent = [0u128; SQUARES];
+    let mut knight_l = [0u128; SQUARES];
+    let mut knight_x = [0u128; SQUARES];
+    let mut rays = [[0u128; SQUARES]; 8];
+    let mut pawn_attacks = [[0u128; SQUARES]; 2];
+    let ray_table = geometry.ray_table(&DIRS);
+    let white_pawn = geometry.leap_table(&[Offset::new(-1, 1), Offset::new(1, 1)]);
+    let black_pawn = geometry.leap_table(&[Offset::new(-1, -1), Offset::new(1, -1)]);
+    for sq in geometry.squares() {
+        let i = sq.index();
+        adjacent[i] = mask(adj.targets(sq));
+        knight_l[i] = mask(kl.targets(sq));
+        knight_x[i] = mask(kx.targets(sq));
+        for (d, ray) in rays.iter_mut().enumerate() {
+            ray[i] = mask(ray_table.ray(sq, d));
+        }
+        pawn_attacks[0][i] = mask(white_pawn.targets(sq));
+        pawn_attacks[1][i] = mask(black_pawn.targets(sq));
+    }
+    // The orthogonal and diagonal constants are the core's; DIRS lists the same eight.
+    debug_assert!(ORTHOGONAL
+        .iter()
+        .chain(DIAGONAL.iter())
+        .all(|o| DIRS.contains(o)));
+    Tables {
+        geometry,
+        court,
+        border,
+        field,
+        sector,
+        adjacent,
+        knight_l,
+        knight_x,
+        rays,
+        pawn_attacks,
+    }
+}
+
+/// The tables, built on first use.
+#[inline(always)]
+pub(crate) fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(build)
+}
+
+/// The Cypher board: 10 files by 11 ranks with the regions Court, Border and Field.
+pub fn geometry() -> &'static Geometry {
+    &tables().geometry
+}
+
+/// Squares attacked along the given ray directions from `sq` with blockers `occ`.
+#[inline(always)]
+pub(crate) fn ray_attacks(t: &Tables, sq: usize, occ: u128, dirs: [usize; 4]) -> u128 {
+    let mut att = 0;
+    for d in dirs {
+        let ray = t.rays[d][sq];
+        let blockers = ray & occ;
+        if blockers == 0 {
+            att |= ray;
+        } else if d < 4 {
+            att |= ray ^ t.rays[d][blockers.trailing_zeros() as usize];
+        } else {
+            att |= ray ^ t.rays[d][127 - blockers.leading_zeros() as usize];
+        }
+    }
+    att
+}
+
+/// Rook lines.
+pub(crate) const ROOK_DIRS: [usize; 4] = [0, 1, 4, 5];
+/// Bishop lines.
+pub(crate) const BISHOP_DIRS: [usize; 4] = [2, 3, 6, 7];
+
+/// Rook-line attacks from `sq`.
+#[inline(always)]
+pub(crate) fn rook_attacks(t: &Tables, sq: usize, occ: u128) -> u128 {
+    ray_attacks(t, sq, occ, ROOK_DIRS)
+}
+/// Bishop-line attacks from `sq`.
+#[inline(always)]
+pub(crate) fn bishop_attacks(t: &Tables, sq: usize, occ: u128) -> u128 {
+    ray_attacks(t, sq, occ, BISHOP_DIRS)
+}
+/// Queen-line attacks from `sq`.
+#[inline(always)]
+pub(crate) fn queen_attacks(t: &Tables, sq: usize, occ: u128) -> u128 {
+    rook_attacks(t, sq, occ) | bishop_attacks(t, sq, occ)
+}
