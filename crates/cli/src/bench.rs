@@ -43,7 +43,7 @@ const CASES: &[Case] = &[
     },
     Case {
         variant: "cypher",
-        depth: 4,
+        depth: 5,
         rival_variant: "capablanca",
         rival_depth: 5,
     },

@@ -95,6 +95,14 @@ impl Region {
     pub fn contains(&self, sq: Square) -> bool {
         self.members.get(sq.index()).copied().unwrap_or(false)
     }
+    /// The region as a bitboard of the chosen width.
+    pub fn mask<B: crate::bitboard::BitBoard>(&self) -> B {
+        let mut b = B::EMPTY;
+        for sq in self.squares() {
+            b.set(sq);
+        }
+        b
+    }
     /// The region's squares in index order.
     pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
         self.members
@@ -478,5 +486,6 @@ mod tests {
         assert_eq!(court.squares().count(), 38);
         assert!(court.contains(Square(0)));
         assert!(!court.contains(g.square(1, 1).unwrap()));
+        assert_eq!(crate::BitBoard::count(court.mask::<u128>()), 38);
     }
 }
