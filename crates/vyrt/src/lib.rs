@@ -15,6 +15,8 @@
 //! looking both ways round each of the King's four lines. In check, and for en passant and
 //! castling, every move is tested on the King's lines with exactly the squares it changes.
 
+#![warn(missing_docs)]
+
 mod fen;
 mod notation;
 mod position;
@@ -229,6 +231,9 @@ impl Position for VyrtPosition {
     }
     fn halfmove_clock(&self) -> u32 {
         self.halfmove
+    }
+    fn diagram_notes(&self) -> Vec<String> {
+        vec!["The board is a torus: file J joins file K, rank 10 joins rank 11.".into()]
     }
     fn perft(&self, depth: u32) -> u64 {
         self.perft_fast(depth)

@@ -104,16 +104,7 @@ pub(crate) fn parse(pos: &VyrtPosition, text: &str) -> Result<VyrtMove, MoveErro
         _ => None,
     };
     if let Some(short) = castle {
-        return legal
-            .iter()
-            .copied()
-            .find(|m| m.is_castling() && (m.t() % 12 > m.f() % 12) == short)
-            .ok_or_else(|| {
-                illegal(
-                    original,
-                    format!("{} may not castle that way now", pos.turn),
-                )
-            });
+        return castling(pos, &legal, short, original);
     }
     let g = crate::geometry();
     let Some((from, used)) = g.parse_square_prefix(s) else {
@@ -169,14 +160,67 @@ pub(crate) fn parse(pos: &VyrtPosition, text: &str) -> Result<VyrtMove, MoveErro
         ));
     }
     let code = pos.board[from];
-    let reason = if code == 0 {
-        format!("there is no unit on {}", name(from))
-    } else if (code >> 3) as usize != pos.turn.index() {
-        format!("the unit on {} is not {}'s", name(from), pos.turn)
+    let side = pos.turn;
+    if code == 0 {
+        return Err(illegal(
+            original,
+            format!("there is no unit on {}", name(from)),
+        ));
+    }
+    if (code >> 3) as usize != side.index() {
+        return Err(illegal(
+            original,
+            format!("the unit on {} is not {side}'s", name(from)),
+        ));
+    }
+    // The King's two-square move on its home rank is castling.
+    let home = from == if side.index() == 0 { E1 } else { E8 };
+    if code & 7 == KING_K && home && to / 12 == from / 12 && matches!(to % 12, 4 | 8) {
+        return castling(pos, &legal, to % 12 == 8, original);
+    }
+    let mut pseudo = Vec::new();
+    pos.pseudo_moves(&mut pseudo);
+    let unit = match code & 7 {
+        PAWN => "pawn",
+        KNIGHT_K => "Knight",
+        BISHOP => "Bishop",
+        ROOK => "Rook",
+        QUEEN => "Queen",
+        _ => "King",
+    };
+    let reason = if !pseudo.iter().any(|m| m.f() == from && m.t() == to) {
+        format!("a {unit} on {} cannot go to {}", name(from), name(to))
     } else if pos.in_check() {
-        format!("it does not get {}'s King out of check", pos.turn)
+        format!("{side}'s King is in check and this move does not end the check")
+    } else if code & 7 == KING_K {
+        format!(
+            "the King may not move onto a square {} attacks",
+            side.other()
+        )
     } else {
-        format!("the unit on {} cannot go to {} now", name(from), name(to))
+        format!("it would leave {side}'s King in check (the {unit} is pinned)")
     };
     Err(illegal(original, reason))
+}
+
+/// The castling move asked for, or the rule of §6.1 that forbids it.
+fn castling(
+    pos: &VyrtPosition,
+    legal: &[VyrtMove],
+    short: bool,
+    text: &str,
+) -> Result<VyrtMove, MoveError> {
+    if let Some(&m) = legal
+        .iter()
+        .find(|m| m.is_castling() && (m.t() % 12 > m.f() % 12) == short)
+    {
+        return Ok(m);
+    }
+    let reason = pos
+        .castling_refusal(short)
+        .unwrap_or("castling is not possible now");
+    Err(illegal(
+        text,
+        format!("{} may not castle: {reason}", pos.turn),
+    ))
 }

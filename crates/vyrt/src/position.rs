@@ -254,10 +254,10 @@ impl VyrtPosition {
         self.key ^= KEYS.piece[code as usize][s];
     }
 
-    /// The hash of the side to move, castling and en passant.
+    /// The hash of the side to move and castling (en passant is added by [`Self::hash`]).
     fn state_key(&self) -> u64 {
         let k = &*KEYS;
-        let mut h = k.castling[self.castling as usize] ^ k.ep[self.ep as usize];
+        let mut h = k.castling[self.castling as usize];
         if self.turn == Color::Black {
             h ^= k.black;
         }
@@ -278,8 +278,18 @@ impl VyrtPosition {
         self.key = h;
     }
 
+    /// The repetition key. The en passant square counts only when the capture can be
+    /// played: positions are the same when the same moves are possible (§7.1).
     pub(crate) fn hash(&self) -> u64 {
-        self.key
+        let capturable = self
+            .en_passant_capturers()
+            .iter()
+            .any(|from| self.en_passant_legal(from.index()));
+        if capturable {
+            self.key ^ KEYS.ep[self.ep as usize]
+        } else {
+            self.key
+        }
     }
 
     /// Plays `mv`, which must be legal here.
@@ -470,14 +480,78 @@ impl VyrtPosition {
     pub(crate) fn generate<const COUNT: bool>(&self, out: &mut Vec<VyrtMove>) -> usize {
         let (check, pins) = self.pins(self.turn.index());
         if check {
-            self.gen::<COUNT, true>(out, &pins)
+            self.gen::<COUNT, true, false>(out, &pins)
         } else {
-            self.gen::<COUNT, false>(out, &pins)
+            self.gen::<COUNT, false, false>(out, &pins)
+        }
+    }
+
+    /// Appends the moves the units could make if their own King's safety did not count
+    /// (castling left out), to explain why a move is illegal.
+    pub(crate) fn pseudo_moves(&self, out: &mut Vec<VyrtMove>) {
+        let (_, pins) = self.pins(self.turn.index());
+        self.gen::<false, false, true>(out, &pins);
+    }
+
+    /// Whether the side to move's pawn on `from` may take en passant: the capturing pawn
+    /// leaves, the passed-over square fills, the double-stepped pawn goes, and the King must
+    /// not be attacked afterwards (T30).
+    #[inline]
+    fn en_passant_legal(&self, from: usize) -> bool {
+        let us = self.turn.index();
+        let victim = self.pawn_tables().push[1 - us][self.ep as usize] as usize;
+        let k = self.king[us] as usize;
+        !self.attacked_after(k, 1 - us, from, victim, self.ep as usize, victim, NONE)
+    }
+
+    /// The pawns of the side to move that attack the en passant square (none without one).
+    #[inline]
+    fn en_passant_capturers(&self) -> Bb {
+        let us = self.turn.index();
+        match self.ep as usize {
+            NONE => Wide::EMPTY,
+            ep => self.pawns[us] & self.pawn_tables().attackers[us][ep],
+        }
+    }
+
+    /// Why `O-O` (`short`) or `O-O-O` may not be played now (§6.1), or `None` if it may.
+    pub(crate) fn castling_refusal(&self, short: bool) -> Option<&'static str> {
+        let us = self.turn.index();
+        let them = 1 - us;
+        let right = match (us, short) {
+            (0, true) => 1,
+            (0, false) => 2,
+            (_, true) => 4,
+            (_, false) => 8,
+        };
+        if self.castling & right == 0 {
+            return Some("the King or that Rook has moved (the right is gone)");
+        }
+        // The right implies the King on E and the Rook on its corner of the home rank.
+        let k = self.king[us] as usize;
+        let b = |x: usize| 12 * (k / 12) + x;
+        // (between, crossed, landing, rook from, rook to)
+        let (between, cross, land, rook, rook_to): (&[usize], _, _, _, _) = if short {
+            (&[7, 8], b(7), b(8), b(9), b(7))
+        } else {
+            (&[3, 4, 5], b(5), b(4), b(2), b(5))
+        };
+        if between.iter().any(|&x| self.board[b(x)] != 0) {
+            Some("the squares between the King and the Rook are not empty")
+        } else if self.attacked(k, them) {
+            Some("the King is in check")
+        } else if self.attacked(cross, them) || self.attacked(land, them) {
+            Some("the King would cross or land on an attacked square")
+        } else if self.attacked_after(land, them, k, rook, rook_to, NONE, NONE) {
+            // the Rook's leaving its corner can open the home rank behind the King (T28)
+            Some("the King would be in check after castling")
+        } else {
+            None
         }
     }
 
     #[inline(always)]
-    fn gen<const COUNT: bool, const CHECK: bool>(
+    fn gen<const COUNT: bool, const CHECK: bool, const PSEUDO: bool>(
         &self,
         out: &mut Vec<VyrtMove>,
         pins: &Pins,
@@ -492,7 +566,9 @@ impl VyrtPosition {
         // `to` only blocks), and it may go only to its pins' allowed squares. In check, the
         // move is made on the King's lines and the King looked at.
         let ok = |from: usize, to: usize| -> bool {
-            if CHECK {
+            if PSEUDO {
+                true
+            } else if CHECK {
                 !self.attacked_after(k, them, from, NONE, to, to, NONE)
             } else if !pins.pinned.has(Square(from as u16)) {
                 true
@@ -551,7 +627,7 @@ impl VyrtPosition {
                 }
                 KNIGHT_K => {
                     let targets = KNIGHT[from] & !own;
-                    if !CHECK && !pins.pinned.has(Square(from as u16)) {
+                    if PSEUDO || !CHECK && !pins.pinned.has(Square(from as u16)) {
                         if COUNT {
                             n += targets.count() as usize;
                         } else {
@@ -570,7 +646,7 @@ impl VyrtPosition {
                 _ => {
                     let slides = SLIDES[kind as usize];
                     // `free`: every square the unit reaches is a legal move.
-                    let free = !CHECK && !pins.pinned.has(Square(from as u16));
+                    let free = PSEUDO || !CHECK && !pins.pinned.has(Square(from as u16));
                     let mut diag_reach = 0u16;
                     for f in 0..4 {
                         if slides >> f & 1 == 0 {
@@ -608,55 +684,31 @@ impl VyrtPosition {
         // has left its square (a slider's line through the King goes on behind it).
         for to in (KING[k] & !own).iter() {
             let to = to.index();
-            if !self.attacked_after(to, them, k, NONE, NONE, NONE, NONE) {
+            if PSEUDO || !self.attacked_after(to, them, k, NONE, NONE, NONE, NONE) {
                 push(out, &mut n, VyrtMove::new(k, to, 0, NORMAL));
             }
         }
-        // En passant: the capturing pawn leaves, the passed-over square fills, the
-        // double-stepped pawn goes; test the King afterwards (T30).
         let ep = self.ep as usize;
-        if ep != NONE {
-            let victim = pt.push[them][ep] as usize;
-            for from in (self.pawns[us] & pt.attackers[us][ep]).iter() {
-                let from = from.index();
-                if !self.attacked_after(k, them, from, victim, ep, victim, NONE) {
-                    // Under `double-step-any-unmoved` a pawn can pass over the promotion
-                    // rank (A12-A2 passes A1), so en passant can promote.
-                    if ep / 12 == promo_y {
-                        for p in [QUEEN, ROOK, BISHOP, KNIGHT_K] {
-                            push(out, &mut n, VyrtMove::new(from, ep, p, EN_PASSANT));
-                        }
-                    } else {
-                        push(out, &mut n, VyrtMove::new(from, ep, 0, EN_PASSANT));
+        for from in self.en_passant_capturers().iter() {
+            let from = from.index();
+            if PSEUDO || self.en_passant_legal(from) {
+                // Under `double-step-any-unmoved` a pawn can pass over the promotion rank
+                // (A12-A2 passes A1), so en passant can promote.
+                if ep / 12 == promo_y {
+                    for p in [QUEEN, ROOK, BISHOP, KNIGHT_K] {
+                        push(out, &mut n, VyrtMove::new(from, ep, p, EN_PASSANT));
                     }
+                } else {
+                    push(out, &mut n, VyrtMove::new(from, ep, 0, EN_PASSANT));
                 }
             }
         }
-        if !CHECK && self.castling != 0 {
+        if !CHECK && !PSEUDO && self.castling != 0 {
             let y = k / 12;
-            let (short, long) = if us == 0 { (1, 2) } else { (4, 8) };
-            let b = |x: usize| 12 * y + x;
-            // O-O: F, G empty; F and G not attacked; the King not in check afterwards,
-            // with the Rook moved (its departure can open the rank, T28).
-            if self.castling & short != 0
-                && self.board[b(7)] == 0
-                && self.board[b(8)] == 0
-                && !self.attacked(b(7), them)
-                && !self.attacked(b(8), them)
-                && !self.attacked_after(b(8), them, k, b(9), b(7), NONE, NONE)
-            {
-                push(out, &mut n, VyrtMove::new(k, b(8), 0, CASTLE));
-            }
-            // O-O-O: B, C, D empty; D and C not attacked; not in check afterwards.
-            if self.castling & long != 0
-                && self.board[b(3)] == 0
-                && self.board[b(4)] == 0
-                && self.board[b(5)] == 0
-                && !self.attacked(b(5), them)
-                && !self.attacked(b(4), them)
-                && !self.attacked_after(b(4), them, k, b(2), b(5), NONE, NONE)
-            {
-                push(out, &mut n, VyrtMove::new(k, b(4), 0, CASTLE));
+            for (short, to) in [(true, 12 * y + 8), (false, 12 * y + 4)] {
+                if self.castling_refusal(short).is_none() {
+                    push(out, &mut n, VyrtMove::new(k, to, 0, CASTLE));
+                }
             }
         }
         n

@@ -1049,3 +1049,118 @@ fn reversed_back_pawns_option() {
     includes(&s, "K12-K1=Q K12-L1=Q K12-J1=N");
     assert_eq!(moves_of(&s, "K12").len(), 12);
 }
+
+#[test]
+fn illegal_moves_name_the_rule() {
+    let reason = |fen: &str, text: &str| pos(fen).parse_move(text).unwrap_err().to_string();
+    // T17: the Knight is pinned on one side of the King
+    let t17 = "6k5/12/12/12/12/NK4P4r/12/12/12/12/12/12 w - - - 0 1";
+    assert!(
+        reason(t17, "K5-I4").contains("pinned"),
+        "{}",
+        reason(t17, "K5-I4")
+    );
+    // T16: in check, the block on one side does not end the check
+    let t16 = "9K2/12/12/12/12/5n6/12/2R3k5/12/12/12/12 b - - - 0 1";
+    assert!(reason(t16, "D5-C3").contains("does not end the check"));
+    // T22a: the King may not step onto F1 (the Bishop across the seam), nor castle
+    let t22a = "6k5/12/12/12/b11/12/12/12/12/6K2R2/12/12 w K - - 0 1";
+    assert!(reason(t22a, "E1-F1").contains("attacks"));
+    assert!(
+        reason(t22a, "O-O").contains("attacked square"),
+        "{}",
+        reason(t22a, "O-O")
+    );
+    assert!(reason(t22a, "E1-G1").contains("attacked square"));
+    assert!(reason(t22a, "O-O-O").contains("right is gone"));
+    // T28a: the Rook's departure opens the rank
+    let t28a = "12/12/6k5/12/12/12/12/12/12/2R3K2R1r/12/12 w KQ - - 0 1";
+    assert!(reason(t28a, "O-O").contains("in check after castling"));
+    // a unit that does not move that way
+    assert!(reason(START_FEN, "C1-C3").contains("a Bishop on C1 cannot go to C3"));
+    assert!(reason(START_FEN, "E3-E4").contains("no unit on E3"));
+    // the game is over
+    let mate = "12/12/12/12/6Q5/6k5/4Q7/12/12/12/12/K11 b - - - 0 1";
+    assert!(reason(mate, "E5-E4").contains("game is over"));
+}
+
+#[test]
+fn en_passant_counts_for_repetition_only_when_it_can_be_played() {
+    // After E2-E4 no Black pawn can take on E3, so the position with the en passant square
+    // set is the same position as when it recurs without it (§7.1).
+    let mut g = Game::new(pos(START_FEN));
+    g.push_text("E2-E4").unwrap();
+    let shuffle = ["B8-A6", "G1-H3", "A6-B8", "H3-G1"];
+    for m in shuffle.iter().chain(shuffle.iter()) {
+        assert!(g.outcome().is_none());
+        g.push_text(m).unwrap();
+    }
+    assert_eq!(g.outcome().unwrap().termination, Termination::Repetition);
+    // T21: after E7-E5 the capture D5xE6 is possible, so the square counts
+    let p = after(
+        &pos("9k2/12/12/6p5/12/5P6/12/12/12/2K9/12/12 b - - -/e 0 1"),
+        "E7-E5",
+    );
+    let without = pos(&p.fen().replace(" E6 ", " - "));
+    assert_ne!(p.key(), without.key());
+    // T30: the en passant square is set but the capture is illegal, so it does not count
+    let t30 = "6k5/12/12/12/12/3r2N2KpP/12/12/12/12/12/12 w - I6 - 0 1";
+    assert_eq!(pos(t30).key(), pos(&t30.replace(" I6 ", " - ")).key());
+}
+
+#[test]
+fn garbage_never_panics() {
+    // Mutations of valid strings (the start, and strings under the options) must give an
+    // error or a position whose string reads back the same; garbage move text must give an
+    // error or a legal move.
+    let mut rng = menagerie_core::zobrist::KeyGen::new(99);
+    let alphabet: Vec<char> = "0123456789/ -,KQRBNPkqrbnpwLABCDEFGHIJxe.=+#\u{e9}\u{41f}"
+        .chars()
+        .collect();
+    let any = Rules {
+        double_step_any_unmoved: true,
+        reversed_back_pawns: false,
+    };
+    let seeds = [
+        (START_FEN.to_string(), Rules::default()),
+        (start_fen(any), any),
+        (
+            "6k5/12/12/12/12/3r2N2KpP/12/12/12/12/12/12 w - I6 - 0 1".to_string(),
+            Rules::default(),
+        ),
+    ];
+    for (seed, rules) in &seeds {
+        for _ in 0..3000 {
+            let mut chars: Vec<char> = seed.chars().collect();
+            for _ in 0..1 + rng.next() % 4 {
+                let at = (rng.next() % (chars.len() as u64 + 1)) as usize;
+                let c = alphabet[(rng.next() % alphabet.len() as u64) as usize];
+                match rng.next() % 3 {
+                    0 if at < chars.len() => chars[at] = c,
+                    1 if at < chars.len() => {
+                        chars.remove(at);
+                    }
+                    _ => chars.insert(at, c),
+                }
+            }
+            let text: String = chars.into_iter().collect();
+            if let Ok(p) = VyrtPosition::from_fen(&text, *rules) {
+                let again = VyrtPosition::from_fen(&p.fen(), *rules).unwrap();
+                assert_eq!(again.fen(), p.fen(), "{text}");
+                p.perft(2);
+            }
+        }
+    }
+    let p = pos(START_FEN);
+    for _ in 0..5000 {
+        let len = rng.next() % 9;
+        let text: String = (0..len)
+            .map(|_| alphabet[(rng.next() % alphabet.len() as u64) as usize])
+            .collect();
+        if let Ok(m) = p.parse_move(&text) {
+            let mut list = Vec::new();
+            p.legal_moves(&mut list);
+            assert!(list.contains(&m), "{text}");
+        }
+    }
+}
