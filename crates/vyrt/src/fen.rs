@@ -45,10 +45,6 @@ fn err(field: &'static str, message: impl Into<String>) -> PositionError {
     PositionError::new(field, message)
 }
 
-fn name(s: usize) -> String {
-    crate::geometry().square_name(Square(s as u16))
-}
-
 /// A decimal number without sign or leading zeros.
 fn number(text: &str, field: &'static str) -> Result<u32, PositionError> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
@@ -128,7 +124,7 @@ fn parse_board(pos: &mut VyrtPosition, text: &str) -> Result<(), PositionError> 
             if code != 0 && (code >> 3) as usize == c {
                 count[(code & 7) as usize] += 1;
                 if code & 7 == PAWN && !pawn_row_ok(pos.rules.reversed_back_pawns, c, s / 12) {
-                    return Err(err(F, format!("a {side} pawn on {} (rank {} is not a rank {side}'s pawns can stand on)", name(s), crate::geometry().rank_name((s / 12) as u8))));
+                    return Err(err(F, format!("a {side} pawn on {} (rank {} is not a rank {side}'s pawns can stand on)", square_name(s), crate::geometry().rank_name((s / 12) as u8))));
                 }
             }
         }
@@ -195,13 +191,16 @@ fn parse_castling(pos: &mut VyrtPosition, text: &str) -> Result<(), PositionErro
         if pos.board[king] != KING_K | (colour as u8) << 3 {
             return Err(err(
                 F,
-                format!("right {c}: {side}'s King is not on {}", name(king)),
+                format!("right {c}: {side}'s King is not on {}", square_name(king)),
             ));
         }
         if pos.board[rook] != ROOK | (colour as u8) << 3 {
             return Err(err(
                 F,
-                format!("right {c}: there is no {side} Rook on {}", name(rook)),
+                format!(
+                    "right {c}: there is no {side} Rook on {}",
+                    square_name(rook)
+                ),
             ));
         }
         pos.castling |= 1 << i;
@@ -228,7 +227,7 @@ fn parse_en_passant(pos: &mut VyrtPosition, text: &str) -> Result<(), PositionEr
             F,
             format!(
                 "{} is not a square a {} pawn passes over with a double step",
-                name(s),
+                square_name(s),
                 ["White", "Black"][mover]
             ),
         ));
@@ -236,7 +235,11 @@ fn parse_en_passant(pos: &mut VyrtPosition, text: &str) -> Result<(), PositionEr
     if pos.board[s] != 0 || pos.board[origin] != 0 {
         return Err(err(
             F,
-            format!("{} and {} must both be empty", name(origin), name(s)),
+            format!(
+                "{} and {} must both be empty",
+                square_name(origin),
+                square_name(s)
+            ),
         ));
     }
     if pos.board[beyond] != PAWN | (mover as u8) << 3 {
@@ -245,7 +248,7 @@ fn parse_en_passant(pos: &mut VyrtPosition, text: &str) -> Result<(), PositionEr
             format!(
                 "there is no {} pawn on {}",
                 ["White", "Black"][mover],
-                name(beyond)
+                square_name(beyond)
             ),
         ));
     }
@@ -270,7 +273,7 @@ fn parse_double_step(pos: &mut VyrtPosition, text: &str) -> Result<(), PositionE
                     F,
                     format!(
                         "{}: squares must be listed once each, from K11 to J10",
-                        name(s)
+                        square_name(s)
                     ),
                 ));
             }
@@ -280,7 +283,10 @@ fn parse_double_step(pos: &mut VyrtPosition, text: &str) -> Result<(), PositionE
             if !ok {
                 return Err(err(
                     F,
-                    format!("{} does not hold a pawn on its start square", name(s)),
+                    format!(
+                        "{} does not hold a pawn on its start square",
+                        square_name(s)
+                    ),
                 ));
             }
             pos.double_step.set(Square(s as u16));
@@ -328,7 +334,7 @@ fn parse_double_step(pos: &mut VyrtPosition, text: &str) -> Result<(), PositionE
                     format!(
                         "right {c}: there is no {} pawn on {}",
                         ["White", "Black"][colour],
-                        name(s)
+                        square_name(s)
                     ),
                 ));
             }
@@ -399,12 +405,7 @@ pub(crate) fn write(pos: &VyrtPosition) -> String {
                 out.push_str(&run.to_string());
                 run = 0;
             }
-            let c = LETTERS[(code & 7) as usize];
-            out.push(if code >> 3 == 0 {
-                c
-            } else {
-                c.to_ascii_lowercase()
-            });
+            out.push(letter(code));
         }
         if run > 0 {
             out.push_str(&run.to_string());
@@ -428,13 +429,17 @@ pub(crate) fn write(pos: &VyrtPosition) -> String {
     if pos.ep as usize == NONE {
         out.push('-');
     } else {
-        out.push_str(&name(pos.ep as usize));
+        out.push_str(&square_name(pos.ep as usize));
     }
     out.push(' ');
     if pos.double_step.is_empty() {
         out.push('-');
     } else if pos.rules.double_step_any_unmoved {
-        let squares: Vec<String> = pos.double_step.iter().map(|s| name(s.index())).collect();
+        let squares: Vec<String> = pos
+            .double_step
+            .iter()
+            .map(|s| square_name(s.index()))
+            .collect();
         out.push_str(&squares.join(","));
     } else {
         for (colour, y) in FRONT_Y.into_iter().enumerate() {

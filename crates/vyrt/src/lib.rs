@@ -111,14 +111,7 @@ impl VyrtPosition {
     /// The unit on `sq` as a board letter (upper case White), if any.
     pub fn unit_at(&self, sq: Square) -> Option<char> {
         let code = *self.board.get(sq.index())?;
-        (code != 0).then(|| {
-            let c = position::LETTERS[(code & 7) as usize];
-            if code >> 3 == 0 {
-                c
-            } else {
-                c.to_ascii_lowercase()
-            }
-        })
+        (code != 0).then(|| position::letter(code))
     }
 
     /// Whether `sq` is attacked by a unit of `by` as the board stands, counting attacks that

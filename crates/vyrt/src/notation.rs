@@ -1,11 +1,7 @@
 //! Moves as text (§9): the canonical machine form, the human form and every accepted input.
 
 use crate::position::*;
-use menagerie_core::{MoveError, Position, Square};
-
-fn name(s: usize) -> String {
-    crate::geometry().square_name(Square(s as u16))
-}
+use menagerie_core::{MoveError, Position};
 
 /// `E2-E4`, `E7-E8=Q`, `O-O`, `O-O-O`.
 pub(crate) fn canonical(mv: VyrtMove) -> String {
@@ -17,7 +13,7 @@ pub(crate) fn canonical(mv: VyrtMove) -> String {
         }
         .into();
     }
-    let mut s = format!("{}-{}", name(mv.f()), name(mv.t()));
+    let mut s = format!("{}-{}", square_name(mv.f()), square_name(mv.t()));
     if let Some(p) = mv.promotion() {
         s.push('=');
         s.push(p);
@@ -33,9 +29,9 @@ pub(crate) fn human(pos: &VyrtPosition, mv: VyrtMove) -> String {
         let capture = pos.board[mv.t()] != 0 || mv.is_en_passant();
         let mut s = format!(
             "{}{}{}",
-            name(mv.f()),
+            square_name(mv.f()),
             if capture { 'x' } else { '-' },
-            name(mv.t())
+            square_name(mv.t())
         );
         if let Some(p) = mv.promotion() {
             s.push('=');
@@ -155,7 +151,11 @@ pub(crate) fn parse(pos: &VyrtPosition, text: &str) -> Result<VyrtMove, MoveErro
             if promo == 0 {
                 "a pawn reaching that rank must promote: add =Q, =R, =B or =N".to_string()
             } else {
-                format!("{}-{} is not a promotion", name(from), name(to))
+                format!(
+                    "{}-{} is not a promotion",
+                    square_name(from),
+                    square_name(to)
+                )
             },
         ));
     }
@@ -164,13 +164,13 @@ pub(crate) fn parse(pos: &VyrtPosition, text: &str) -> Result<VyrtMove, MoveErro
     if code == 0 {
         return Err(illegal(
             original,
-            format!("there is no unit on {}", name(from)),
+            format!("there is no unit on {}", square_name(from)),
         ));
     }
     if (code >> 3) as usize != side.index() {
         return Err(illegal(
             original,
-            format!("the unit on {} is not {side}'s", name(from)),
+            format!("the unit on {} is not {side}'s", square_name(from)),
         ));
     }
     // The King's two-square move on its home rank is castling.
@@ -189,7 +189,11 @@ pub(crate) fn parse(pos: &VyrtPosition, text: &str) -> Result<VyrtMove, MoveErro
         _ => "King",
     };
     let reason = if !pseudo.iter().any(|m| m.f() == from && m.t() == to) {
-        format!("a {unit} on {} cannot go to {}", name(from), name(to))
+        format!(
+            "a {unit} on {} cannot go to {}",
+            square_name(from),
+            square_name(to)
+        )
     } else if pos.in_check() {
         format!("{side}'s King is in check and this move does not end the check")
     } else if code & 7 == KING_K {

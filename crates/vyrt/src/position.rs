@@ -21,6 +21,21 @@ const SLIDES: [u8; 8] = [0, 0, 0, 0b1100, 0b0011, 0b1111, 0, 0];
 /// Board letters by kind, upper case.
 pub(crate) const LETTERS: [char; 7] = [' ', 'P', 'N', 'B', 'R', 'Q', 'K'];
 
+/// The board letter of a unit code (upper case White).
+pub(crate) fn letter(code: u8) -> char {
+    let c = LETTERS[(code & 7) as usize];
+    if code >> 3 == 0 {
+        c
+    } else {
+        c.to_ascii_lowercase()
+    }
+}
+
+/// The name of square index `s` (`E2`, `K11`).
+pub(crate) fn square_name(s: usize) -> String {
+    crate::geometry().square_name(Square(s as u16))
+}
+
 pub(crate) const E1: usize = 30;
 pub(crate) const E8: usize = 114;
 
@@ -93,13 +108,7 @@ impl VyrtMove {
 
 impl std::fmt::Debug for VyrtMove {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let g = crate::geometry();
-        write!(
-            f,
-            "{}-{}",
-            g.square_name(self.from()),
-            g.square_name(self.to())
-        )?;
+        write!(f, "{}-{}", square_name(self.f()), square_name(self.t()))?;
         if let Some(p) = self.promotion() {
             write!(f, "={p}")?;
         }
