@@ -183,3 +183,16 @@ fn cypher_perft_moves_and_illegal_reasons() {
     let shown = stdout(&menagerie(&["show", "cypher"]));
     assert!(shown.contains(" 5 | : = = = = = = = = :"));
 }
+
+#[test]
+fn vyrt_perft_and_recentred_diagram() {
+    let o = menagerie(&["perft", "vyrt", "3"]);
+    assert_eq!(stdout(&o).lines().last(), Some("24792"));
+    let shown = stdout(&menagerie(&["show", "vyrt"]));
+    assert!(shown.contains(" 1 | . P R N B Q K B N R P ."));
+    assert!(shown.contains("     K L A B C D E F G H I J"));
+    let centred = stdout(&menagerie(&["show", "vyrt", "--center", "e5"]));
+    assert!(centred.contains("     L A B C D E F G H I J K"));
+    let bad = menagerie(&["show", "vyrt", "--center", "M1"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -216,7 +216,10 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn geometry(&self) -> &Geometry;
     /// The side to move.
     fn turn(&self) -> Color;
-    /// Appends every legal move to `moves`; none when the game has ended.
+    /// Appends every legal move to `moves`; none when the game has ended by a rule that
+    /// perft counts (mate, stalemate, a flip, ...). Draws by material alone (dead
+    /// positions) are reported by [`Position::outcome`] but, as in every perft tool, do not
+    /// empty this list.
     fn legal_moves(&self, moves: &mut Vec<Self::Move>);
     /// Plays `mv`, which must be one of [`Position::legal_moves`].
     fn play(&mut self, mv: Self::Move);

@@ -224,6 +224,7 @@ fn entries<P: Position>(specs: Vec<VariantSpec<P>>) -> impl Iterator<Item = Vari
 pub fn registry() -> Vec<Variant> {
     let mut all = Vec::new();
     all.extend(entries(menagerie_chess::variants()));
+    all.extend(entries(menagerie_vyrt::variants()));
     all.extend(entries(menagerie_cypher::variants()));
     all.extend(entries(menagerie_cheops::variants()));
     all
