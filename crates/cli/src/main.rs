@@ -1,6 +1,11 @@
 //! `menagerie`: the command line for Menagerie's games.
 
 mod bench;
+mod play;
+mod players;
+mod record;
+mod search_cmd;
+mod uci_client;
 
 use clap::{Parser, Subcommand};
 use menagerie_core::RuleOptions;
@@ -65,6 +70,23 @@ enum Command {
     },
     /// Measure perft speed for each game against Fairy-Stockfish in the same run.
     Bench(bench::BenchArgs),
+    /// Search the position; the chosen move (canonical text) is the last line of stdout.
+    Bestmove {
+        #[command(flatten)]
+        game: GameArgs,
+        #[command(flatten)]
+        limits: search_cmd::LimitArgs,
+    },
+    /// Search the position and print each iteration: depth, score, nodes, speed and PV.
+    #[command(alias = "analyze")]
+    Analyse {
+        #[command(flatten)]
+        game: GameArgs,
+        #[command(flatten)]
+        limits: search_cmd::LimitArgs,
+    },
+    /// Play a game in the terminal: humans type moves and commands, engines answer.
+    Play(play::PlayArgs),
 }
 
 const MAX_PERFT_DEPTH: u32 = 20;
@@ -149,6 +171,9 @@ fn run(cli: Cli) -> Result<(), VariantError> {
             }
         }
         Command::Bench(args) => bench::run(args)?,
+        Command::Bestmove { game, limits } => search_cmd::bestmove(open(&game)?, &limits)?,
+        Command::Analyse { game, limits } => search_cmd::analyse(open(&game)?, &limits)?,
+        Command::Play(args) => play::run(args)?,
     }
     Ok(())
 }

@@ -10,9 +10,49 @@ use menagerie_core::perft::divide;
 use menagerie_core::{
     Color, Game, MoveError, Outcome, Position, PositionError, RuleError, RuleOptions, VariantSpec,
 };
+use menagerie_engine::eval::chess::ChessEval;
+use menagerie_engine::{Evaluator, Iteration, Mobility, Searcher};
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use thiserror::Error;
+
+pub use menagerie_engine::{Limits, Score};
+
+/// Transposition table size of each game's searcher, in megabytes.
+pub const HASH_MB: usize = 16;
+
+/// One completed search iteration, with moves as text.
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    /// The iteration depth in plies.
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// The score for the side to move.
+    pub score: Score,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time spent so far.
+    pub elapsed: std::time::Duration,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// The principal variation in canonical text.
+    pub pv: Vec<String>,
+    /// The principal variation in human notation.
+    pub pv_human: Vec<String>,
+}
+
+/// The outcome of a search: the move to play and the last completed iteration.
+#[derive(Clone, Debug)]
+pub struct SearchReport {
+    /// The chosen move in canonical text, `None` when there is no legal move.
+    pub best: Option<String>,
+    /// The chosen move in human notation.
+    pub best_human: Option<String>,
+    /// The last completed iteration.
+    pub info: SearchInfo,
+}
 
 /// Anything that can go wrong opening or driving a game from text.
 #[derive(Debug, Error)]
@@ -64,18 +104,40 @@ pub trait AnyGame: Send {
     fn perft(&self, depth: u32) -> u64;
     /// Perft split by root move, sorted by move text.
     fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// Searches the current position within `limits`, calling `on_iteration` after each
+    /// completed depth; `stop`, when set, ends the search (after depth 1). Repetitions of
+    /// positions earlier in the game count as draws.
+    fn search(
+        &mut self,
+        limits: &Limits,
+        stop: Option<Arc<AtomicBool>>,
+        on_iteration: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchReport;
+    /// The static evaluation in centipawns for the side to move.
+    fn evaluate(&self) -> i32;
+    /// The material balance in centipawns for the side to move.
+    fn material(&self) -> i32;
+    /// Forgets what the searcher learnt (its hash table and history), as for a new game.
+    fn clear_search(&mut self);
+    /// A copy of the game (position and history) with a searcher of its own.
+    fn fork(&self) -> Box<dyn AnyGame>;
 }
 
-/// The concrete [`AnyGame`] for one game type.
-pub struct DynGame<P: Position> {
+/// The concrete [`AnyGame`] for one game type, searched with evaluation `E`.
+pub struct DynGame<P: Position, E: Evaluator<P> + Clone> {
     game: Game<P>,
+    eval: E,
+    // Built on the first search: its hash table is megabytes a move list does not need.
+    searcher: Option<Searcher<P, E>>,
 }
 
-impl<P: Position> DynGame<P> {
+impl<P: Position, E: Evaluator<P> + Clone + 'static> DynGame<P, E> {
     /// Wraps a game.
-    pub fn new(start: P) -> Self {
+    pub fn new(start: P, eval: E) -> Self {
         DynGame {
             game: Game::new(start),
+            eval,
+            searcher: None,
         }
     }
     /// The typed game inside.
@@ -84,7 +146,7 @@ impl<P: Position> DynGame<P> {
     }
 }
 
-impl<P: Position> AnyGame for DynGame<P> {
+impl<P: Position, E: Evaluator<P> + Clone + 'static> AnyGame for DynGame<P, E> {
     fn variant(&self) -> &'static str {
         self.game.position().variant()
     }
@@ -166,6 +228,83 @@ impl<P: Position> AnyGame for DynGame<P> {
     fn divide(&self, depth: u32) -> Vec<(String, u64)> {
         divide(self.game.position(), depth)
     }
+    fn search(
+        &mut self,
+        limits: &Limits,
+        stop: Option<Arc<AtomicBool>>,
+        on_iteration: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchReport {
+        let eval = &self.eval;
+        let searcher = self
+            .searcher
+            .get_or_insert_with(|| Searcher::new(eval.clone(), HASH_MB));
+        if let Some(flag) = stop {
+            searcher.set_stop(flag);
+        }
+        let positions = self.game.positions();
+        let root = self.game.position();
+        let history: Vec<u64> = positions[..positions.len() - 1]
+            .iter()
+            .map(|p| p.key())
+            .collect();
+        let result = searcher.search(root, &history, limits, |it| {
+            on_iteration(&info_of(root, it))
+        });
+        SearchReport {
+            best: result.best.map(|m| root.move_text(m)),
+            best_human: result.best.map(|m| root.move_human(m)),
+            info: info_of(root, &result.last),
+        }
+    }
+    fn evaluate(&self) -> i32 {
+        let pos = self.game.position();
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        self.eval.evaluate(
+            pos,
+            Mobility {
+                own: moves.len(),
+                other: None,
+            },
+        )
+    }
+    fn material(&self) -> i32 {
+        self.eval.material(self.game.position())
+    }
+    fn clear_search(&mut self) {
+        if let Some(s) = self.searcher.as_mut() {
+            s.clear();
+        }
+    }
+    fn fork(&self) -> Box<dyn AnyGame> {
+        Box::new(DynGame {
+            game: self.game.clone(),
+            eval: self.eval.clone(),
+            searcher: None,
+        })
+    }
+}
+
+/// An iteration with its moves written as text, canonical and human.
+fn info_of<P: Position>(root: &P, it: &Iteration<P::Move>) -> SearchInfo {
+    let mut pos = root.clone();
+    let mut pv = Vec::new();
+    let mut pv_human = Vec::new();
+    for &m in &it.pv {
+        pv.push(pos.move_text(m));
+        pv_human.push(pos.move_human(m));
+        pos.play(m);
+    }
+    SearchInfo {
+        depth: it.depth,
+        seldepth: it.seldepth,
+        score: it.score,
+        nodes: it.nodes,
+        elapsed: it.elapsed,
+        nps: it.nps(),
+        pv,
+        pv_human,
+    }
 }
 
 /// One playable variant: its description and how to open a game of it.
@@ -205,9 +344,15 @@ impl Variant {
     }
 }
 
-/// The registry entries of one game crate, from its [`VariantSpec`]s.
-fn entries<P: Position>(specs: Vec<VariantSpec<P>>) -> impl Iterator<Item = Variant> {
-    specs.into_iter().map(|spec| Variant {
+/// The registry entries of one game crate, from its [`VariantSpec`]s, searched with `eval`
+/// (the game's own evaluation, or a [`menagerie_engine::GenericEval`] with its piece values).
+fn entries<P: Position, E: Evaluator<P> + Clone + 'static>(
+    specs: Vec<VariantSpec<P>>,
+    eval: E,
+) -> impl Iterator<Item = Variant> {
+    specs.into_iter().map(move |spec| {
+        let eval = eval.clone();
+        Variant {
         id: spec.id,
         name: spec.name,
         summary: spec.summary,
@@ -215,15 +360,16 @@ fn entries<P: Position>(specs: Vec<VariantSpec<P>>) -> impl Iterator<Item = Vari
         options: spec.options,
         opener: Arc::new(move |fen: &str, options: &RuleOptions| {
             let pos = (spec.from_fen)(fen, options)?;
-            Ok(Box::new(DynGame::new(pos)) as Box<dyn AnyGame>)
+            Ok(Box::new(DynGame::new(pos, eval.clone())) as Box<dyn AnyGame>)
         }),
+    }
     })
 }
 
 /// Every variant, in the order `menagerie variants` lists them.
 pub fn registry() -> Vec<Variant> {
     let mut all = Vec::new();
-    all.extend(entries(menagerie_chess::variants()));
+    all.extend(entries(menagerie_chess::variants(), ChessEval));
     all
 }
 
