@@ -1,6 +1,7 @@
 //! `menagerie`: the command line for Menagerie's games.
 
 mod bench;
+mod match_cmd;
 mod play;
 mod players;
 mod record;
@@ -87,6 +88,8 @@ enum Command {
     },
     /// Play a game in the terminal: humans type moves and commands, engines answer.
     Play(play::PlayArgs),
+    /// Play a match between two players; the last line of stdout is `score <A's points>/<games>`.
+    Match(match_cmd::MatchArgs),
 }
 
 const MAX_PERFT_DEPTH: u32 = 20;
@@ -174,6 +177,7 @@ fn run(cli: Cli) -> Result<(), VariantError> {
         Command::Bestmove { game, limits } => search_cmd::bestmove(open(&game)?, &limits)?,
         Command::Analyse { game, limits } => search_cmd::analyse(open(&game)?, &limits)?,
         Command::Play(args) => play::run(args)?,
+        Command::Match(args) => match_cmd::run(args)?,
     }
     Ok(())
 }

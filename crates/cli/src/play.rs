@@ -33,7 +33,8 @@ pub struct PlayArgs {
     seed: u64,
 }
 
-const HELP: &str = "commands: a move (canonical like e2e4 or human like Nf3), moves (list legal moves), \
+const HELP: &str =
+    "commands: a move (canonical like e2e4 or human like Nf3), moves (list legal moves), \
 undo (take back your last move), hint (ask the engine), board (show the board), resign, help, quit";
 
 fn print_board(g: &dyn AnyGame) -> Result<(), VariantError> {
@@ -111,8 +112,7 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
             println!("end of input: the game is left unfinished");
             break;
         };
-        let line =
-            line.map_err(|e| VariantError::Other(format!("cannot read the input: {e}")))?;
+        let line = line.map_err(|e| VariantError::Other(format!("cannot read the input: {e}")))?;
         let cmd = line.trim();
         match cmd {
             "" => continue,
@@ -177,10 +177,7 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
         );
     }
     if let Some(path) = &args.save {
-        let mut tags = vec![
-            ("White", args.white.clone()),
-            ("Black", args.black.clone()),
-        ];
+        let mut tags = vec![("White", args.white.clone()), ("Black", args.black.clone())];
         if !rules.is_empty() {
             tags.push(("Rules", rules.join(" ")));
         }

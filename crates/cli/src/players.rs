@@ -147,15 +147,13 @@ impl EnginePlayer {
 
 impl Player for EnginePlayer {
     fn choose(&mut self, game: &mut dyn AnyGame) -> Result<String, VariantError> {
-        let theirs = game.history();
+        let theirs = game.history_canonical();
         // Catch up with the moves played since the last search, or start afresh.
         let synced = match self.mine.as_mut() {
             Some(mine) if mine.start_fen() == game.start_fen() => {
-                let ours = mine.history();
+                let ours = mine.history_canonical();
                 if theirs.len() >= ours.len() && theirs[..ours.len()] == ours[..] {
-                    theirs[ours.len()..]
-                        .iter()
-                        .all(|(mv, _)| mine.push(mv).is_ok())
+                    theirs[ours.len()..].iter().all(|mv| mine.push(mv).is_ok())
                 } else {
                     false
                 }

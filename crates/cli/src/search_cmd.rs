@@ -84,7 +84,10 @@ pub fn analyse(mut g: Box<dyn AnyGame>, limits: &LimitArgs) -> Result<(), Varian
     let limits = limits.limits(3000)?;
     ensure_playable(g.as_ref())?;
     println!("position {}", g.fen());
-    println!("static eval {}", menagerie_variants::Score::Cp(g.evaluate()));
+    println!(
+        "static eval {}",
+        menagerie_variants::Score::Cp(g.evaluate())
+    );
     let report = g.search(&limits, None, &mut |it| println!("{}", iteration_line(it)));
     if let (Some(best), Some(human)) = (report.best, report.best_human) {
         println!("bestmove {best} ({human}) score {}", report.info.score);

@@ -56,9 +56,14 @@ impl UciEngine {
                     e.send("setoption name UCI_LimitStrength value true")?;
                     e.send(&format!("setoption name UCI_Elo value {}", num("elo")?))?;
                 }
-                "skill" => e.send(&format!("setoption name Skill Level value {}", num("skill")?))?,
+                "skill" => e.send(&format!(
+                    "setoption name Skill Level value {}",
+                    num("skill")?
+                ))?,
                 "hash" => e.send(&format!("setoption name Hash value {}", num("hash")?))?,
-                "threads" => e.send(&format!("setoption name Threads value {}", num("threads")?))?,
+                "threads" => {
+                    e.send(&format!("setoption name Threads value {}", num("threads")?))?
+                }
                 "depth" => own.depth = Some(num("depth")? as u32),
                 "nodes" => own.nodes = Some(num("nodes")?),
                 "movetime" => own.movetime = Some(Duration::from_millis(num("movetime")?)),
@@ -102,7 +107,7 @@ impl UciEngine {
 
 impl Player for UciEngine {
     fn choose(&mut self, game: &mut dyn AnyGame) -> Result<String, VariantError> {
-        let moves: Vec<String> = game.history().into_iter().map(|(c, _)| c).collect();
+        let moves = game.history_canonical();
         let mut pos = format!("position fen {}", game.start_fen());
         if !moves.is_empty() {
             pos.push_str(" moves ");

@@ -96,6 +96,10 @@ pub trait AnyGame: Send {
     fn pop(&mut self) -> Option<String>;
     /// The moves played so far as `(canonical, human)` pairs.
     fn history(&self) -> Vec<(String, String)>;
+    /// The moves played so far in canonical text (cheaper than [`AnyGame::history`]).
+    fn history_canonical(&self) -> Vec<String>;
+    /// How many moves (plies) have been played.
+    fn ply(&self) -> usize;
     /// The ending, counting history (repetition, move counts), if the game is over.
     fn outcome(&self) -> Option<Outcome>;
     /// A text diagram; `center` recentres a board whose edges wrap.
@@ -200,6 +204,17 @@ impl<P: Position, E: Evaluator<P> + Clone + 'static> AnyGame for DynGame<P, E> {
             .zip(self.game.moves())
             .map(|(p, &m)| (p.move_text(m), p.move_human(m)))
             .collect()
+    }
+    fn history_canonical(&self) -> Vec<String> {
+        self.game
+            .positions()
+            .iter()
+            .zip(self.game.moves())
+            .map(|(p, &m)| p.move_text(m))
+            .collect()
+    }
+    fn ply(&self) -> usize {
+        self.game.moves().len()
     }
     fn outcome(&self) -> Option<Outcome> {
         self.game.outcome()
@@ -353,16 +368,16 @@ fn entries<P: Position, E: Evaluator<P> + Clone + 'static>(
     specs.into_iter().map(move |spec| {
         let eval = eval.clone();
         Variant {
-        id: spec.id,
-        name: spec.name,
-        summary: spec.summary,
-        start_fen: spec.start_fen,
-        options: spec.options,
-        opener: Arc::new(move |fen: &str, options: &RuleOptions| {
-            let pos = (spec.from_fen)(fen, options)?;
-            Ok(Box::new(DynGame::new(pos, eval.clone())) as Box<dyn AnyGame>)
-        }),
-    }
+            id: spec.id,
+            name: spec.name,
+            summary: spec.summary,
+            start_fen: spec.start_fen,
+            options: spec.options,
+            opener: Arc::new(move |fen: &str, options: &RuleOptions| {
+                let pos = (spec.from_fen)(fen, options)?;
+                Ok(Box::new(DynGame::new(pos, eval.clone())) as Box<dyn AnyGame>)
+            }),
+        }
     })
 }
 
