@@ -5,6 +5,7 @@ mod match_cmd;
 mod play;
 mod players;
 mod record;
+mod search_bench;
 mod search_cmd;
 mod uci_client;
 
