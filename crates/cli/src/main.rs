@@ -8,6 +8,7 @@ mod record;
 mod search_bench;
 mod search_cmd;
 mod uci_client;
+mod uci_server;
 
 use clap::{Parser, Subcommand};
 use menagerie_core::RuleOptions;
@@ -91,6 +92,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Play a match between two players; the last line of stdout is `score <A's points>/<games>`.
     Match(match_cmd::MatchArgs),
+    /// Speak the UCI protocol on stdin/stdout (chess by default), `go perft` included.
+    Uci(uci_server::UciArgs),
 }
 
 const MAX_PERFT_DEPTH: u32 = 20;
@@ -179,6 +182,7 @@ fn run(cli: Cli) -> Result<(), VariantError> {
         Command::Analyse { game, limits } => search_cmd::analyse(open(&game)?, &limits)?,
         Command::Play(args) => play::run(args)?,
         Command::Match(args) => match_cmd::run(args)?,
+        Command::Uci(args) => uci_server::run(args)?,
     }
     Ok(())
 }

@@ -337,3 +337,22 @@ fn match_csv_and_adjudication() {
     assert!(out.contains("endings: max-plies 2\n"));
     assert_eq!(*lines.last().unwrap(), "score 1/2");
 }
+
+#[test]
+fn uci_protocol_answers_searches_and_perft() {
+    let o = with_input(
+        &["uci"],
+        "uci\nisready\nposition fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo depth 2\n\
+         position startpos moves e2e4\ngo perft 2\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "id name Menagerie");
+    assert!(lines.contains(&"uciok") && lines.contains(&"readyok"));
+    assert!(lines.contains(&"bestmove a1a8"));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("info depth 1 ") && l.contains("score mate 1")));
+    assert_eq!(*lines.last().unwrap(), "Nodes searched: 600");
+}
