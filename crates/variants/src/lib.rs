@@ -414,4 +414,31 @@ mod tests {
         assert!(matches!(chess.open(None, &bad), Err(VariantError::Rule(_))));
         assert!(g.diagram(Some("e4")).is_err());
     }
+
+    #[test]
+    fn search_through_the_dynamic_interface_speaks_text() {
+        let chess = find("chess").unwrap();
+        let mut g = chess
+            .open(
+                Some("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"),
+                &RuleOptions::new(),
+            )
+            .unwrap();
+        let mut depths = Vec::new();
+        let r = g.search(&Limits::depth(2), None, &mut |it| depths.push(it.depth));
+        assert_eq!(r.best.as_deref(), Some("a1a8"));
+        assert_eq!(r.best_human.as_deref(), Some("Ra8#"));
+        assert_eq!(r.info.pv_human, vec!["Ra8#".to_string()]);
+        assert_eq!(r.info.score, Score::WinIn(1));
+        assert_eq!(depths, vec![1, 2]);
+        assert_eq!(g.material(), 200);
+        assert!(g.evaluate() > 100);
+        let mut f = g.fork();
+        f.push("Ra8").unwrap();
+        assert!(f.outcome().is_some() && g.outcome().is_none());
+        assert!(f
+            .search(&Limits::depth(3), None, &mut |_| {})
+            .best
+            .is_none());
+    }
 }
