@@ -18,6 +18,12 @@ pub struct BenchArgs {
     rival: String,
     /// Only these variants (default: every case).
     variants: Vec<String>,
+    /// Measure engine search speed (nodes/s) instead of perft.
+    #[arg(long)]
+    search: bool,
+    /// Nodes per search in `--search` mode.
+    #[arg(long, default_value_t = 1_000_000)]
+    search_nodes: u64,
 }
 
 /// One benchmark: our perft of a position, and the rival's perft it is compared with.
@@ -99,6 +105,9 @@ fn rival_perft(path: &str, variant: &str, depth: u32) -> Result<(u64, f64), Stri
 /// Runs the benchmark table.
 pub fn run(args: BenchArgs) -> Result<(), VariantError> {
     let runs = args.runs.max(1);
+    if args.search {
+        return crate::search_bench::run(&args.variants, runs, args.search_nodes);
+    }
     let rival_ok = std::path::Path::new(&args.rival).exists();
     if !rival_ok {
         eprintln!(

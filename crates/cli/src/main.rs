@@ -1,6 +1,14 @@
 //! `menagerie`: the command line for Menagerie's games.
 
 mod bench;
+mod match_cmd;
+mod play;
+mod players;
+mod record;
+mod search_bench;
+mod search_cmd;
+mod uci_client;
+mod uci_server;
 
 use clap::{Parser, Subcommand};
 use menagerie_core::RuleOptions;
@@ -77,6 +85,27 @@ enum Command {
     },
     /// Measure perft speed for each game against Fairy-Stockfish in the same run.
     Bench(bench::BenchArgs),
+    /// Search the position; the chosen move (canonical text) is the last line of stdout.
+    Bestmove {
+        #[command(flatten)]
+        game: GameArgs,
+        #[command(flatten)]
+        limits: search_cmd::LimitArgs,
+    },
+    /// Search the position and print each iteration: depth, score, nodes, speed and PV.
+    #[command(alias = "analyze")]
+    Analyse {
+        #[command(flatten)]
+        game: GameArgs,
+        #[command(flatten)]
+        limits: search_cmd::LimitArgs,
+    },
+    /// Play a game in the terminal: humans type moves and commands, engines answer.
+    Play(play::PlayArgs),
+    /// Play a match between two players; the last line of stdout is `score <A's points>/<games>`.
+    Match(match_cmd::MatchArgs),
+    /// Speak the UCI protocol on stdin/stdout (chess by default), `go perft` included.
+    Uci(uci_server::UciArgs),
 }
 
 const MAX_PERFT_DEPTH: u32 = 20;
@@ -177,6 +206,11 @@ fn run(cli: Cli) -> Result<(), VariantError> {
             }
         }
         Command::Bench(args) => bench::run(args)?,
+        Command::Bestmove { game, limits } => search_cmd::bestmove(open(&game)?, &limits)?,
+        Command::Analyse { game, limits } => search_cmd::analyse(open(&game)?, &limits)?,
+        Command::Play(args) => play::run(args)?,
+        Command::Match(args) => match_cmd::run(args)?,
+        Command::Uci(args) => uci_server::run(args)?,
     }
     Ok(())
 }

@@ -195,9 +195,11 @@ impl Position for CypherPosition {
     }
     fn is_noisy(&self, mv: CypherMove) -> bool {
         match mv.kind {
-            TurnKind::Normal => self.man_at(mv.to as usize).is_some(),
-            TurnKind::Combined => false,
-            TurnKind::Infiltration | TurnKind::Coup | TurnKind::Release => true,
+            // A coup is a pawn move that may also capture; a release only drops a pawn back,
+            // and counting it noisy would let quiescence drop every prisoner in turn.
+            TurnKind::Normal | TurnKind::Coup => self.man_at(mv.to as usize).is_some(),
+            TurnKind::Combined | TurnKind::Release => false,
+            TurnKind::Infiltration => true,
         }
     }
     fn halfmove_clock(&self) -> u32 {

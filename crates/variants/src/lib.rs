@@ -10,9 +10,50 @@ use menagerie_core::perft::divide;
 use menagerie_core::{
     Color, Game, MoveError, Outcome, Position, PositionError, RuleError, RuleOptions, VariantSpec,
 };
+use menagerie_engine::eval::chess::ChessEval;
+use menagerie_engine::eval::generic::{GenericEval, PieceValues};
+use menagerie_engine::{Evaluator, Iteration, Mobility, Searcher};
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use thiserror::Error;
+
+pub use menagerie_engine::{Limits, Score};
+
+/// Transposition table size of each game's searcher, in megabytes.
+pub const HASH_MB: usize = 16;
+
+/// One completed search iteration, with moves as text.
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    /// The iteration depth in plies.
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// The score for the side to move.
+    pub score: Score,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time spent so far.
+    pub elapsed: std::time::Duration,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// The principal variation in canonical text.
+    pub pv: Vec<String>,
+    /// The principal variation in human notation.
+    pub pv_human: Vec<String>,
+}
+
+/// The outcome of a search: the move to play and the last completed iteration.
+#[derive(Clone, Debug)]
+pub struct SearchReport {
+    /// The chosen move in canonical text, `None` when there is no legal move.
+    pub best: Option<String>,
+    /// The chosen move in human notation.
+    pub best_human: Option<String>,
+    /// The last completed iteration.
+    pub info: SearchInfo,
+}
 
 /// Anything that can go wrong opening or driving a game from text.
 #[derive(Debug, Error)]
@@ -56,6 +97,10 @@ pub trait AnyGame: Send {
     fn pop(&mut self) -> Option<String>;
     /// The moves played so far as `(canonical, human)` pairs.
     fn history(&self) -> Vec<(String, String)>;
+    /// The moves played so far in canonical text (cheaper than [`AnyGame::history`]).
+    fn history_canonical(&self) -> Vec<String>;
+    /// How many moves (plies) have been played.
+    fn ply(&self) -> usize;
     /// The ending, counting history (repetition, move counts), if the game is over.
     fn outcome(&self) -> Option<Outcome>;
     /// A text diagram; `center` recentres a board whose edges wrap.
@@ -64,18 +109,40 @@ pub trait AnyGame: Send {
     fn perft(&self, depth: u32) -> u64;
     /// Perft split by root move, sorted by move text.
     fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// Searches the current position within `limits`, calling `on_iteration` after each
+    /// completed depth; `stop`, when set, ends the search (after depth 1). Repetitions of
+    /// positions earlier in the game count as draws.
+    fn search(
+        &mut self,
+        limits: &Limits,
+        stop: Option<Arc<AtomicBool>>,
+        on_iteration: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchReport;
+    /// The static evaluation in centipawns for the side to move.
+    fn evaluate(&self) -> i32;
+    /// The material balance in centipawns for the side to move.
+    fn material(&self) -> i32;
+    /// Forgets what the searcher learnt (its hash table and history), as for a new game.
+    fn clear_search(&mut self);
+    /// A copy of the game (position and history) with a searcher of its own.
+    fn fork(&self) -> Box<dyn AnyGame>;
 }
 
-/// The concrete [`AnyGame`] for one game type.
-pub struct DynGame<P: Position> {
+/// The concrete [`AnyGame`] for one game type, searched with evaluation `E`.
+pub struct DynGame<P: Position, E: Evaluator<P> + Clone> {
     game: Game<P>,
+    eval: E,
+    // Built on the first search: its hash table is megabytes a move list does not need.
+    searcher: Option<Searcher<P, E>>,
 }
 
-impl<P: Position> DynGame<P> {
+impl<P: Position, E: Evaluator<P> + Clone + 'static> DynGame<P, E> {
     /// Wraps a game.
-    pub fn new(start: P) -> Self {
+    pub fn new(start: P, eval: E) -> Self {
         DynGame {
             game: Game::new(start),
+            eval,
+            searcher: None,
         }
     }
     /// The typed game inside.
@@ -84,7 +151,7 @@ impl<P: Position> DynGame<P> {
     }
 }
 
-impl<P: Position> AnyGame for DynGame<P> {
+impl<P: Position, E: Evaluator<P> + Clone + 'static> AnyGame for DynGame<P, E> {
     fn variant(&self) -> &'static str {
         self.game.position().variant()
     }
@@ -139,6 +206,17 @@ impl<P: Position> AnyGame for DynGame<P> {
             .map(|(p, &m)| (p.move_text(m), p.move_human(m)))
             .collect()
     }
+    fn history_canonical(&self) -> Vec<String> {
+        self.game
+            .positions()
+            .iter()
+            .zip(self.game.moves())
+            .map(|(p, &m)| p.move_text(m))
+            .collect()
+    }
+    fn ply(&self) -> usize {
+        self.game.moves().len()
+    }
     fn outcome(&self) -> Option<Outcome> {
         self.game.outcome()
     }
@@ -165,6 +243,83 @@ impl<P: Position> AnyGame for DynGame<P> {
     }
     fn divide(&self, depth: u32) -> Vec<(String, u64)> {
         divide(self.game.position(), depth)
+    }
+    fn search(
+        &mut self,
+        limits: &Limits,
+        stop: Option<Arc<AtomicBool>>,
+        on_iteration: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchReport {
+        let eval = &self.eval;
+        let searcher = self
+            .searcher
+            .get_or_insert_with(|| Searcher::new(eval.clone(), HASH_MB));
+        if let Some(flag) = stop {
+            searcher.set_stop(flag);
+        }
+        let positions = self.game.positions();
+        let root = self.game.position();
+        let history: Vec<u64> = positions[..positions.len() - 1]
+            .iter()
+            .map(|p| p.key())
+            .collect();
+        let result = searcher.search(root, &history, limits, |it| {
+            on_iteration(&info_of(root, it))
+        });
+        SearchReport {
+            best: result.best.map(|m| root.move_text(m)),
+            best_human: result.best.map(|m| root.move_human(m)),
+            info: info_of(root, &result.last),
+        }
+    }
+    fn evaluate(&self) -> i32 {
+        let pos = self.game.position();
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        self.eval.evaluate(
+            pos,
+            Mobility {
+                own: moves.len(),
+                other: None,
+            },
+        )
+    }
+    fn material(&self) -> i32 {
+        self.eval.material(self.game.position())
+    }
+    fn clear_search(&mut self) {
+        if let Some(s) = self.searcher.as_mut() {
+            s.clear();
+        }
+    }
+    fn fork(&self) -> Box<dyn AnyGame> {
+        Box::new(DynGame {
+            game: self.game.clone(),
+            eval: self.eval.clone(),
+            searcher: None,
+        })
+    }
+}
+
+/// An iteration with its moves written as text, canonical and human.
+fn info_of<P: Position>(root: &P, it: &Iteration<P::Move>) -> SearchInfo {
+    let mut pos = root.clone();
+    let mut pv = Vec::new();
+    let mut pv_human = Vec::new();
+    for &m in &it.pv {
+        pv.push(pos.move_text(m));
+        pv_human.push(pos.move_human(m));
+        pos.play(m);
+    }
+    SearchInfo {
+        depth: it.depth,
+        seldepth: it.seldepth,
+        score: it.score,
+        nodes: it.nodes,
+        elapsed: it.elapsed,
+        nps: it.nps(),
+        pv,
+        pv_human,
     }
 }
 
@@ -205,28 +360,44 @@ impl Variant {
     }
 }
 
-/// The registry entries of one game crate, from its [`VariantSpec`]s.
-fn entries<P: Position>(specs: Vec<VariantSpec<P>>) -> impl Iterator<Item = Variant> {
-    specs.into_iter().map(|spec| Variant {
-        id: spec.id,
-        name: spec.name,
-        summary: spec.summary,
-        start_fen: spec.start_fen,
-        options: spec.options,
-        opener: Arc::new(move |fen: &str, options: &RuleOptions| {
-            let pos = (spec.from_fen)(fen, options)?;
-            Ok(Box::new(DynGame::new(pos)) as Box<dyn AnyGame>)
-        }),
+/// The registry entries of one game crate, from its [`VariantSpec`]s, searched with `eval`
+/// (the game's own evaluation, or a [`menagerie_engine::GenericEval`] with its piece values).
+fn entries<P: Position, E: Evaluator<P> + Clone + 'static>(
+    specs: Vec<VariantSpec<P>>,
+    eval: E,
+) -> impl Iterator<Item = Variant> {
+    specs.into_iter().map(move |spec| {
+        let eval = eval.clone();
+        Variant {
+            id: spec.id,
+            name: spec.name,
+            summary: spec.summary,
+            start_fen: spec.start_fen,
+            options: spec.options,
+            opener: Arc::new(move |fen: &str, options: &RuleOptions| {
+                let pos = (spec.from_fen)(fen, options)?;
+                Ok(Box::new(DynGame::new(pos, eval.clone())) as Box<dyn AnyGame>)
+            }),
+        }
     })
 }
 
 /// Every variant, in the order `menagerie variants` lists them.
 pub fn registry() -> Vec<Variant> {
     let mut all = Vec::new();
-    all.extend(entries(menagerie_chess::variants()));
-    all.extend(entries(menagerie_vyrt::variants()));
-    all.extend(entries(menagerie_cypher::variants()));
-    all.extend(entries(menagerie_cheops::variants()));
+    all.extend(entries(menagerie_chess::variants(), ChessEval));
+    all.extend(entries(
+        menagerie_vyrt::variants(),
+        GenericEval::new(PieceValues::vyrt()),
+    ));
+    all.extend(entries(
+        menagerie_cypher::variants(),
+        GenericEval::new(PieceValues::cypher()),
+    ));
+    all.extend(entries(
+        menagerie_cheops::variants(),
+        GenericEval::new(PieceValues::little_cheops()),
+    ));
     all
 }
 
@@ -284,5 +455,32 @@ mod tests {
         let bad = RuleOptions::parse(&["x=y"]).unwrap();
         assert!(matches!(chess.open(None, &bad), Err(VariantError::Rule(_))));
         assert!(g.diagram(Some("e4")).is_err());
+    }
+
+    #[test]
+    fn search_through_the_dynamic_interface_speaks_text() {
+        let chess = find("chess").unwrap();
+        let mut g = chess
+            .open(
+                Some("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"),
+                &RuleOptions::new(),
+            )
+            .unwrap();
+        let mut depths = Vec::new();
+        let r = g.search(&Limits::depth(2), None, &mut |it| depths.push(it.depth));
+        assert_eq!(r.best.as_deref(), Some("a1a8"));
+        assert_eq!(r.best_human.as_deref(), Some("Ra8#"));
+        assert_eq!(r.info.pv_human, vec!["Ra8#".to_string()]);
+        assert_eq!(r.info.score, Score::WinIn(1));
+        assert_eq!(depths, vec![1, 2]);
+        assert_eq!(g.material(), 200);
+        assert!(g.evaluate() > 100);
+        let mut f = g.fork();
+        f.push("Ra8").unwrap();
+        assert!(f.outcome().is_some() && g.outcome().is_none());
+        assert!(f
+            .search(&Limits::depth(3), None, &mut |_| {})
+            .best
+            .is_none());
     }
 }

@@ -1,0 +1,190 @@
+//! `menagerie play`: a game in the terminal between humans and engines, reading commands
+//! line by line from stdin (a pipe works as well as a keyboard).
+
+use crate::players::{build, Player, PlayerSpec};
+use crate::record::{self, fmt_points, points};
+use crate::GameArgs;
+use menagerie_core::{Outcome, RuleOptions, Termination};
+use menagerie_variants::{find, AnyGame, Limits, VariantError};
+use std::io::{BufRead, Write};
+
+/// Options of `menagerie play`.
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Who plays White: human, engine[:N | :depth=N,movetime=MS,nodes=N], random, greedy.
+    #[arg(long, default_value = "human")]
+    white: String,
+    /// Who plays Black (same forms as --white).
+    #[arg(long, default_value = "engine")]
+    black: String,
+    /// Resume (or replay) the game recorded in this file.
+    #[arg(long, value_name = "FILE")]
+    load: Option<String>,
+    /// Write the game record to this file at the end.
+    #[arg(long, value_name = "FILE")]
+    save: Option<String>,
+    /// Time per engine move when the engine is given no limit, in milliseconds.
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    movetime: u64,
+    /// Seed for the random and greedy players.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+const HELP: &str =
+    "commands: a move (canonical like e2e4 or human like Nf3), moves (list legal moves), \
+undo (take back your last move), hint (ask the engine), board (show the board), resign, help, quit";
+
+fn print_board(g: &dyn AnyGame) -> Result<(), VariantError> {
+    print!("{}", g.diagram(None)?);
+    Ok(())
+}
+
+/// Runs `play`.
+pub fn run(args: PlayArgs) -> Result<(), VariantError> {
+    let variant = find(&args.game.variant)?;
+    let white = PlayerSpec::parse(&args.white)?;
+    let black = PlayerSpec::parse(&args.black)?;
+    let default = Limits::movetime(args.movetime.max(1));
+    let mut engines: [Option<Box<dyn Player>>; 2] = [
+        build(&white, default, args.seed)?,
+        build(&black, default, args.seed.wrapping_add(1))?,
+    ];
+    let mut rules = args.game.rules.clone();
+    let mut fen = args.game.fen.clone();
+    let mut stated: Option<Outcome> = None;
+    let loaded = match &args.load {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| VariantError::Other(format!("cannot read {path}: {e}")))?;
+            let rec = record::parse(&text, path)?;
+            if let Some(v) = rec.tag("Variant") {
+                if !v.eq_ignore_ascii_case(variant.id) {
+                    return Err(VariantError::Other(format!(
+                        "{path} records a game of {v}, not {}",
+                        variant.id
+                    )));
+                }
+            }
+            if let Some(f) = rec.tag("FEN") {
+                fen = Some(f.to_string());
+            }
+            if let Some(r) = rec.tag("Rules") {
+                rules = r.split_whitespace().map(str::to_string).collect();
+            }
+            Some((rec, path.clone()))
+        }
+        None => None,
+    };
+    let options = RuleOptions::parse(&rules)?;
+    let mut g = variant.open(fen.as_deref(), &options)?;
+    if let Some((rec, path)) = &loaded {
+        record::replay(g.as_mut(), rec, path)?;
+        if g.outcome().is_none() {
+            stated = record::stated_outcome(rec);
+        }
+        println!("loaded {} moves from {path}", rec.moves.len());
+    }
+
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut outcome = g.outcome().or(stated);
+    print_board(g.as_ref())?;
+    if outcome.is_none() && engines.iter().any(Option::is_none) {
+        println!("{HELP}");
+    }
+    while outcome.is_none() {
+        let side = g.turn();
+        if let Some(engine) = engines[side.index()].as_mut() {
+            let mv = engine.choose(g.as_mut())?;
+            let (canonical, human) = g.push(&mv)?;
+            println!("{side} plays {human} ({canonical})");
+            print_board(g.as_ref())?;
+            outcome = g.outcome();
+            continue;
+        }
+        print!("{side}> ");
+        let _ = std::io::stdout().flush();
+        let Some(line) = lines.next() else {
+            println!();
+            println!("end of input: the game is left unfinished");
+            break;
+        };
+        let line = line.map_err(|e| VariantError::Other(format!("cannot read the input: {e}")))?;
+        let cmd = line.trim();
+        match cmd {
+            "" => continue,
+            "help" | "?" => println!("{HELP}"),
+            "quit" | "exit" => {
+                println!("the game is left unfinished");
+                break;
+            }
+            "board" | "show" => print_board(g.as_ref())?,
+            "moves" => {
+                let list: Vec<String> = g
+                    .legal_moves_with_human()
+                    .into_iter()
+                    .map(|(c, h)| if c == h { c } else { format!("{c} ({h})") })
+                    .collect();
+                println!("{} legal moves: {}", list.len(), list.join(", "));
+            }
+            "undo" => {
+                let mut taken = Vec::new();
+                // Take back the engines' replies too, so it is a human's turn again.
+                while let Some(mv) = g.pop() {
+                    taken.push(mv);
+                    if engines[g.turn().index()].is_none() {
+                        break;
+                    }
+                }
+                if taken.is_empty() {
+                    println!("there is no move to take back");
+                } else {
+                    println!("took back {}", taken.join(", "));
+                    print_board(g.as_ref())?;
+                }
+            }
+            "hint" => {
+                let limits = Limits::movetime(args.movetime.clamp(1, 1000));
+                let mut probe = g.fork();
+                let r = probe.search(&limits, None, &mut |_| {});
+                if let (Some(c), Some(h)) = (r.best, r.best_human) {
+                    println!("hint: {h} ({c}), score {}", r.info.score);
+                }
+            }
+            "resign" => {
+                outcome = Some(Outcome::win(side.other(), Termination::Resignation));
+            }
+            text => match g.push(text) {
+                Ok((canonical, human)) => {
+                    println!("{side} plays {human} ({canonical})");
+                    print_board(g.as_ref())?;
+                    outcome = g.outcome();
+                }
+                Err(e) => println!("error: {e}"),
+            },
+        }
+    }
+    if let Some(o) = &outcome {
+        let (w, b) = points(o);
+        println!("result {}: {o}", o.result());
+        println!(
+            "points White {}, Black {}",
+            fmt_points(f64::from(w)),
+            fmt_points(f64::from(b))
+        );
+    }
+    if let Some(path) = &args.save {
+        let mut tags = vec![("White", args.white.clone()), ("Black", args.black.clone())];
+        if !rules.is_empty() {
+            tags.push(("Rules", rules.join(" ")));
+        }
+        let text = record::write(g.as_ref(), variant.start_fen, &tags, outcome.as_ref());
+        std::fs::write(path, text)
+            .map_err(|e| VariantError::Other(format!("cannot write {path}: {e}")))?;
+        println!("saved to {path}");
+    }
+    Ok(())
+}

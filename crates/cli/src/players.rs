@@ -1,0 +1,286 @@
+//! Who chooses the moves in `play` and `match`: a human, this engine, a random mover, a
+//! greedy capturer, or an external UCI engine.
+
+use crate::uci_client::UciEngine;
+use menagerie_variants::{AnyGame, Limits, VariantError};
+use std::time::Duration;
+
+/// A small seeded generator (SplitMix64): reproducible matches without a dependency.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+}
+
+/// A player as written on the command line.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerSpec {
+    /// A person typing moves.
+    Human,
+    /// This engine; `None` limits use the caller's default.
+    Engine(Option<Limits>),
+    /// A uniformly random legal move.
+    Random,
+    /// A winning move if there is one, else the capture gaining most material, else random.
+    Greedy,
+    /// An external UCI engine: its path and `name=value` options.
+    Uci {
+        /// The program to run.
+        path: String,
+        /// Options such as `elo=1350`, `skill=5`, `hash=16`, `threads=1`, `movetime=100`.
+        options: Vec<(String, String)>,
+    },
+}
+
+fn bad(spec: &str, why: &str) -> VariantError {
+    VariantError::Other(format!("player '{spec}' is not understood: {why}"))
+}
+
+fn number<T: std::str::FromStr>(spec: &str, name: &str, value: &str) -> Result<T, VariantError> {
+    value
+        .parse()
+        .map_err(|_| bad(spec, &format!("{name} needs a whole number, not '{value}'")))
+}
+
+/// Reads `engine`, `engine:3` (depth 3), `engine:depth=3,movetime=100,nodes=5000`.
+fn engine_limits(spec: &str, opts: &str) -> Result<Limits, VariantError> {
+    let mut l = Limits::default();
+    for item in opts.split(',').filter(|s| !s.is_empty()) {
+        match item.split_once('=') {
+            None => l.depth = Some(number(spec, "the level", item)?),
+            Some(("depth" | "level", v)) => l.depth = Some(number(spec, "depth", v)?),
+            Some(("movetime" | "ms", v)) => {
+                l.movetime = Some(Duration::from_millis(number(spec, "movetime", v)?))
+            }
+            Some(("nodes", v)) => l.nodes = Some(number(spec, "nodes", v)?),
+            Some((k, _)) => {
+                return Err(bad(
+                    spec,
+                    &format!("unknown engine option '{k}' (depth, movetime, nodes)"),
+                ))
+            }
+        }
+    }
+    if let Some(d) = l.depth {
+        if !(1..=64).contains(&d) {
+            return Err(bad(spec, "the depth must be from 1 to 64"));
+        }
+    }
+    Ok(l)
+}
+
+impl PlayerSpec {
+    /// Reads a player: `human`, `engine[:options]`, `random`, `greedy`,
+    /// `uci:<path>[:name=value,...]`.
+    pub fn parse(spec: &str) -> Result<PlayerSpec, VariantError> {
+        let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
+        match kind {
+            "human" if rest.is_empty() => Ok(PlayerSpec::Human),
+            "random" if rest.is_empty() => Ok(PlayerSpec::Random),
+            "greedy" if rest.is_empty() => Ok(PlayerSpec::Greedy),
+            "engine" if rest.is_empty() => Ok(PlayerSpec::Engine(None)),
+            "engine" => Ok(PlayerSpec::Engine(Some(engine_limits(spec, rest)?))),
+            "uci" => {
+                let (path, opts) = match rest.rsplit_once(':') {
+                    Some((p, o)) if o.contains('=') => (p, o),
+                    _ => (rest, ""),
+                };
+                if path.is_empty() {
+                    return Err(bad(spec, "give the engine's path, as in uci:/usr/games/stockfish"));
+                }
+                let mut options = Vec::new();
+                for item in opts.split(',').filter(|s| !s.is_empty()) {
+                    let (k, v) = item
+                        .split_once('=')
+                        .ok_or_else(|| bad(spec, &format!("option '{item}' needs name=value")))?;
+                    options.push((k.to_string(), v.to_string()));
+                }
+                Ok(PlayerSpec::Uci {
+                    path: path.to_string(),
+                    options,
+                })
+            }
+            _ => Err(bad(
+                spec,
+                "use human, engine[:depth=N,movetime=MS,nodes=N], random, greedy or uci:PATH[:elo=N]",
+            )),
+        }
+    }
+}
+
+/// A player that chooses moves by itself.
+pub trait Player {
+    /// The move to play now, in canonical text; `game` is the game so far (not over).
+    fn choose(&mut self, game: &mut dyn AnyGame) -> Result<String, VariantError>;
+    /// Called before each new game.
+    fn new_game(&mut self) {}
+}
+
+/// This engine, keeping its own copy of the game so its hash table lives across moves.
+pub struct EnginePlayer {
+    limits: Limits,
+    mine: Option<Box<dyn AnyGame>>,
+}
+
+impl EnginePlayer {
+    /// An engine searching within `limits`.
+    pub fn new(limits: Limits) -> Self {
+        EnginePlayer { limits, mine: None }
+    }
+}
+
+impl Player for EnginePlayer {
+    fn choose(&mut self, game: &mut dyn AnyGame) -> Result<String, VariantError> {
+        let theirs = game.history_canonical();
+        // Catch up with the moves played since the last search, or start afresh.
+        let synced = match self.mine.as_mut() {
+            Some(mine) if mine.start_fen() == game.start_fen() => {
+                let ours = mine.history_canonical();
+                if theirs.len() >= ours.len() && theirs[..ours.len()] == ours[..] {
+                    theirs[ours.len()..].iter().all(|mv| mine.push(mv).is_ok())
+                } else {
+                    false
+                }
+            }
+            _ => false,
+        };
+        if !synced {
+            self.mine = Some(game.fork());
+        }
+        let mine = self
+            .mine
+            .as_mut()
+            .ok_or_else(|| VariantError::Other("the engine lost its game".into()))?;
+        mine.search(&self.limits, None, &mut |_| {})
+            .best
+            .ok_or_else(|| VariantError::Other("the engine found no legal move".into()))
+    }
+    fn new_game(&mut self) {
+        if let Some(m) = self.mine.as_mut() {
+            m.clear_search();
+        }
+    }
+}
+
+/// A uniformly random legal move.
+pub struct RandomPlayer(pub Rng);
+
+impl Player for RandomPlayer {
+    fn choose(&mut self, game: &mut dyn AnyGame) -> Result<String, VariantError> {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            return Err(VariantError::Other("there is no legal move".into()));
+        }
+        Ok(moves[self.0.below(moves.len())].clone())
+    }
+}
+
+/// A winning move if any; else the move gaining most material (by the game's material
+/// count, so "best capture" means the same in every game); else a random move.
+pub struct GreedyPlayer(pub Rng);
+
+impl Player for GreedyPlayer {
+    fn choose(&mut self, game: &mut dyn AnyGame) -> Result<String, VariantError> {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            return Err(VariantError::Other("there is no legal move".into()));
+        }
+        let me = game.turn();
+        let before = game.material();
+        let mut best_gain = 0;
+        let mut best: Vec<&String> = Vec::new();
+        for mv in &moves {
+            game.push(mv)?;
+            let wins = game.outcome().and_then(|o| o.winner) == Some(me);
+            let gain = -game.material() - before;
+            game.pop();
+            if wins {
+                return Ok(mv.clone());
+            }
+            if gain > best_gain {
+                best_gain = gain;
+                best.clear();
+            }
+            if gain == best_gain && gain > 0 {
+                best.push(mv);
+            }
+        }
+        Ok(if best.is_empty() {
+            moves[self.0.below(moves.len())].clone()
+        } else {
+            best[self.0.below(best.len())].clone()
+        })
+    }
+}
+
+/// Builds the player for `spec`; `default` limits apply to engines that set none.
+pub fn build(
+    spec: &PlayerSpec,
+    default: Limits,
+    seed: u64,
+) -> Result<Option<Box<dyn Player>>, VariantError> {
+    Ok(match spec {
+        PlayerSpec::Human => None,
+        PlayerSpec::Engine(l) => Some(Box::new(EnginePlayer::new(l.unwrap_or(default)))),
+        PlayerSpec::Random => Some(Box::new(RandomPlayer(Rng::new(seed)))),
+        PlayerSpec::Greedy => Some(Box::new(GreedyPlayer(Rng::new(seed)))),
+        PlayerSpec::Uci { path, options } => {
+            Some(Box::new(UciEngine::start(path, options, default)?))
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn player_specs_read() {
+        assert_eq!(PlayerSpec::parse("human").unwrap(), PlayerSpec::Human);
+        assert_eq!(
+            PlayerSpec::parse("engine:3").unwrap(),
+            PlayerSpec::Engine(Some(Limits::depth(3)))
+        );
+        assert_eq!(
+            PlayerSpec::parse("engine:depth=2,nodes=100").unwrap(),
+            PlayerSpec::Engine(Some(Limits {
+                depth: Some(2),
+                nodes: Some(100),
+                movetime: None
+            }))
+        );
+        assert_eq!(
+            PlayerSpec::parse("uci:/usr/games/stockfish:elo=1350").unwrap(),
+            PlayerSpec::Uci {
+                path: "/usr/games/stockfish".into(),
+                options: vec![("elo".into(), "1350".into())]
+            }
+        );
+        assert!(PlayerSpec::parse("engine:depth=x").is_err());
+        assert!(PlayerSpec::parse("martian").is_err());
+    }
+
+    #[test]
+    fn rng_is_reproducible() {
+        let mut a = Rng::new(1);
+        let mut b = Rng::new(1);
+        assert_eq!(a.next_u64(), b.next_u64());
+        assert!((0..100).all(|_| a.below(7) < 7));
+    }
+}

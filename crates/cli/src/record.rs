@@ -1,0 +1,189 @@
+//! Game records in a PGN-like form: tags (`Variant`, `FEN` when not the start, `Result`,
+//! `Termination`, ...) then movetext in human notation.
+
+use menagerie_core::{Color, Outcome, Termination};
+use menagerie_variants::{AnyGame, VariantError};
+
+/// A record as read from a file: its tags and its move tokens with their line numbers.
+#[derive(Debug, Default)]
+pub struct Record {
+    /// `(name, value)` in file order.
+    pub tags: Vec<(String, String)>,
+    /// Each move as written, with the line it is on (1-based).
+    pub moves: Vec<(String, usize)>,
+}
+
+impl Record {
+    /// The value of tag `name`.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// The points of each side for a finished game: the game's own table, else 1, ½ or 0.
+pub fn points(o: &Outcome) -> (f32, f32) {
+    match o.points {
+        Some(p) => (p.white, p.black),
+        None => (o.score(Color::White), o.score(Color::Black)),
+    }
+}
+
+/// A number of points as people write it: `1`, `0.5`, `2.5`.
+pub fn fmt_points(p: f64) -> String {
+    if p.fract() == 0.0 {
+        format!("{}", p as i64)
+    } else {
+        format!("{p}")
+    }
+}
+
+/// Writes the record of `game`, ended by `outcome` (unfinished when `None`).
+pub fn write(
+    game: &dyn AnyGame,
+    variant_start: &str,
+    extra_tags: &[(&str, String)],
+    outcome: Option<&Outcome>,
+) -> String {
+    let mut out = String::new();
+    let result = outcome.map_or("*", |o| o.result());
+    out.push_str(&format!("[Variant \"{}\"]\n", game.variant()));
+    let start = game.start_fen();
+    if start != variant_start {
+        out.push_str(&format!("[FEN \"{start}\"]\n"));
+    }
+    for (k, v) in extra_tags {
+        out.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "'")));
+    }
+    out.push_str(&format!("[Result \"{result}\"]\n"));
+    if let Some(o) = outcome {
+        out.push_str(&format!("[Termination \"{}\"]\n", o.termination.code()));
+    }
+    out.push('\n');
+    let black_first = start.split_whitespace().nth(1) == Some("b");
+    let mut words = Vec::new();
+    for (i, (_, human)) in game.history().iter().enumerate() {
+        let ply = i + usize::from(black_first);
+        if ply % 2 == 0 {
+            words.push(format!("{}.", ply / 2 + 1));
+        } else if i == 0 {
+            words.push(format!("{}...", ply / 2 + 1));
+        }
+        words.push(human.clone());
+    }
+    words.push(result.to_string());
+    // Lines of at most 80 characters, as PGN readers expect.
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + 1 + w.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// Reads a record; `name` is the file name used in error messages.
+pub fn parse(text: &str, name: &str) -> Result<Record, VariantError> {
+    let mut rec = Record::default();
+    let mut in_comment = false;
+    for (i, raw) in text.lines().enumerate() {
+        let lineno = i + 1;
+        let line = raw.trim();
+        if !in_comment && line.starts_with('[') {
+            let inner = line
+                .strip_prefix('[')
+                .and_then(|l| l.strip_suffix(']'))
+                .and_then(|l| l.split_once(' '))
+                .and_then(|(k, v)| {
+                    v.trim()
+                        .strip_prefix('"')
+                        .and_then(|v| v.strip_suffix('"'))
+                        .map(|v| (k.to_string(), v.to_string()))
+                });
+            match inner {
+                Some(tag) => rec.tags.push(tag),
+                None => {
+                    return Err(VariantError::Other(format!(
+                        "{name} line {lineno}: a tag must look like [Name \"value\"]"
+                    )))
+                }
+            }
+            continue;
+        }
+        for tok in line.split_whitespace() {
+            if in_comment {
+                in_comment = !tok.ends_with('}');
+                continue;
+            }
+            if tok.starts_with('{') {
+                in_comment = !tok.ends_with('}');
+                continue;
+            }
+            if matches!(tok, "1-0" | "0-1" | "1/2-1/2" | "*") {
+                continue;
+            }
+            // Move numbers, possibly glued to the move: `12.`, `12...`, `12.e4`.
+            let tok = if tok.contains('.') && tok.starts_with(|c: char| c.is_ascii_digit()) {
+                tok.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+            } else {
+                tok
+            };
+            if tok.is_empty() {
+                continue;
+            }
+            rec.moves.push((tok.to_string(), lineno));
+        }
+    }
+    Ok(rec)
+}
+
+/// The outcome a record states in its `Result` and `Termination` tags, for endings the
+/// position cannot show (resignation, agreement, adjudication).
+pub fn stated_outcome(rec: &Record) -> Option<Outcome> {
+    let winner = match rec.tag("Result")? {
+        "1-0" => Some(Color::White),
+        "0-1" => Some(Color::Black),
+        "1/2-1/2" => None,
+        _ => return None,
+    };
+    let termination = match rec.tag("Termination").unwrap_or("") {
+        "resignation" => Termination::Resignation,
+        "agreement" => Termination::Agreement,
+        "forfeit" => Termination::Forfeit,
+        "checkmate" => Termination::Checkmate,
+        "stalemate" => Termination::Stalemate,
+        "repetition" => Termination::Repetition,
+        "fifty-moves" => Termination::FiftyMoves,
+        "dead-position" => Termination::DeadPosition,
+        "" => Termination::Rule("result as recorded".into()),
+        other => Termination::Rule(other.to_string()),
+    };
+    Some(Outcome {
+        winner,
+        termination,
+        points: None,
+    })
+}
+
+/// Replays the moves of `rec` on `game`, naming the line and move of the first bad one.
+pub fn replay(game: &mut dyn AnyGame, rec: &Record, name: &str) -> Result<(), VariantError> {
+    for (i, (mv, line)) in rec.moves.iter().enumerate() {
+        if let Err(e) = game.push(mv) {
+            return Err(VariantError::Other(format!(
+                "{name} line {line}: move {} '{mv}' cannot be played: {e}",
+                i + 1
+            )));
+        }
+    }
+    Ok(())
+}

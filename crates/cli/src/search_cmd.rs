@@ -1,0 +1,96 @@
+//! `menagerie bestmove` and `menagerie analyse`: the engine on one position.
+
+use menagerie_variants::{AnyGame, Limits, SearchInfo, VariantError};
+use std::time::Duration;
+
+/// Search limits on the command line; with none given, a default time per move.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct LimitArgs {
+    /// Search this many plies deep (1 to 64).
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u32>,
+    /// Search for this many milliseconds.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Search about this many nodes.
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+}
+
+impl LimitArgs {
+    /// The limits, or `default_ms` per move when none was given.
+    pub fn limits(&self, default_ms: u64) -> Result<Limits, VariantError> {
+        if let Some(d) = self.depth {
+            if !(1..=64).contains(&d) {
+                return Err(VariantError::Other(format!(
+                    "depth {d} is out of range; the search takes a depth from 1 to 64"
+                )));
+            }
+        }
+        if self.movetime == Some(0) || self.nodes == Some(0) {
+            return Err(VariantError::Other(
+                "--movetime and --nodes need a value above 0".into(),
+            ));
+        }
+        let mut l = Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime.map(Duration::from_millis),
+        };
+        if l == Limits::default() {
+            l.movetime = Some(Duration::from_millis(default_ms));
+        }
+        Ok(l)
+    }
+}
+
+/// One iteration as `analyse` prints it.
+pub fn iteration_line(it: &SearchInfo) -> String {
+    format!(
+        "depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+        it.depth,
+        it.seldepth,
+        it.score,
+        it.nodes,
+        it.nps,
+        it.elapsed.as_millis(),
+        it.pv_human.join(" ")
+    )
+}
+
+fn ensure_playable(g: &dyn AnyGame) -> Result<(), VariantError> {
+    match g.outcome() {
+        Some(o) => Err(VariantError::Other(format!(
+            "the game is over ({o}), so there is no move to search"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// `bestmove`: iterations on stderr, the move on the last line of stdout.
+pub fn bestmove(mut g: Box<dyn AnyGame>, limits: &LimitArgs) -> Result<(), VariantError> {
+    let limits = limits.limits(1000)?;
+    ensure_playable(g.as_ref())?;
+    let report = g.search(&limits, None, &mut |it| eprintln!("{}", iteration_line(it)));
+    let best = report
+        .best
+        .ok_or_else(|| VariantError::Other("there is no legal move to play".into()))?;
+    println!("{best}");
+    Ok(())
+}
+
+/// `analyse`: one line per iteration on stdout, then the best move.
+pub fn analyse(mut g: Box<dyn AnyGame>, limits: &LimitArgs) -> Result<(), VariantError> {
+    let limits = limits.limits(3000)?;
+    ensure_playable(g.as_ref())?;
+    println!("position {}", g.fen());
+    println!(
+        "static eval {}",
+        menagerie_variants::Score::Cp(g.evaluate())
+    );
+    let report = g.search(&limits, None, &mut |it| println!("{}", iteration_line(it)));
+    if let (Some(best), Some(human)) = (report.best, report.best_human) {
+        println!("bestmove {best} ({human}) score {}", report.info.score);
+    }
+    Ok(())
+}

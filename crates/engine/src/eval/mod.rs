@@ -1,0 +1,41 @@
+//! Evaluations: how good a position is for the side to move, without searching.
+//!
+//! Each game may have its own module here (`chess.rs`, later `vyrt.rs`, ...). A game with
+//! none uses [`generic::GenericEval`]: material from the board letters with a per-game value
+//! table passed as data, plus mobility from the legal move count.
+
+pub mod chess;
+pub mod generic;
+
+use menagerie_core::Position;
+
+/// How many legal moves each side has, as the search already knows them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Mobility {
+    /// Legal moves of the side to move.
+    pub own: usize,
+    /// Legal moves the opponent had one ply earlier, when known.
+    pub other: Option<usize>,
+}
+
+/// A static evaluation of one game's positions.
+pub trait Evaluator<P: Position>: Send + Sync {
+    /// The position's value in centipawns for the side to move (positive: better for it).
+    /// `mobility` carries the move counts the search has already computed.
+    fn evaluate(&self, pos: &P, mobility: Mobility) -> i32;
+
+    /// An ordering hint for a noisy move (higher is searched first), such as MVV-LVA.
+    fn move_hint(&self, _pos: &P, _mv: P::Move) -> i32 {
+        0
+    }
+
+    /// Whether the position is drawn by a rule the position alone decides but that
+    /// [`Position::outcome`] leaves to the game history (dead position, move counts).
+    fn rule_draw(&self, _pos: &P) -> bool {
+        false
+    }
+
+    /// The material balance in centipawns for the side to move, for players that only
+    /// count material (the `greedy` match player).
+    fn material(&self, pos: &P) -> i32;
+}
