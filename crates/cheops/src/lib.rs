@@ -431,6 +431,9 @@ impl Position for CheopsPosition {
         }
         '.'
     }
+    fn view_fen(&self, player: Color) -> String {
+        self.view(player).fen()
+    }
     fn diagram_notes(&self) -> Vec<String> {
         let r = self.rules;
         let mut notes = Vec::new();

@@ -66,6 +66,10 @@ enum Command {
         /// Show the human notation beside each move.
         #[arg(long)]
         human: bool,
+        /// List what this player is offered, from what this player may see (games with
+        /// hidden information); the other side is offered nothing.
+        #[arg(long = "as", value_name = "white|black")]
+        viewer: Option<Side>,
     },
     /// Draw the board with the game's own coordinates.
     Show {
@@ -74,6 +78,10 @@ enum Command {
         /// On a board whose edges wrap, put this square in the middle of the picture.
         #[arg(long)]
         center: Option<String>,
+        /// Draw only what this player may see (games with hidden information), with that
+        /// player's position string.
+        #[arg(long = "as", value_name = "white|black")]
+        viewer: Option<Side>,
     },
     /// List a game's pieces with their moves and status (published or provisional).
     Pieces {
@@ -109,6 +117,36 @@ enum Command {
 }
 
 const MAX_PERFT_DEPTH: u32 = 20;
+
+/// A player, for `--as`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum Side {
+    /// The first player.
+    White,
+    /// The second player.
+    Black,
+}
+
+impl From<Side> for menagerie_core::Color {
+    fn from(s: Side) -> Self {
+        match s {
+            Side::White => menagerie_core::Color::White,
+            Side::Black => menagerie_core::Color::Black,
+        }
+    }
+}
+
+/// Opens the game as `viewer` sees it: from that player's position string, so nothing the
+/// player may not know can reach the output.
+fn open_as(args: &GameArgs, viewer: Option<Side>) -> Result<Box<dyn AnyGame>, VariantError> {
+    let g = open(args)?;
+    let Some(side) = viewer else {
+        return Ok(g);
+    };
+    let view = g.view_fen(side.into());
+    let variant = find(&args.variant)?;
+    variant.open(Some(&view), &RuleOptions::parse(&args.rules)?)
+}
 
 fn read_file(path: &std::path::Path) -> Result<String, VariantError> {
     std::fs::read_to_string(path)
@@ -175,8 +213,19 @@ fn run(cli: Cli) -> Result<(), VariantError> {
             );
             println!("{total}");
         }
-        Command::Moves { game, human } => {
-            let g = open(&game)?;
+        Command::Moves {
+            game,
+            human,
+            viewer,
+        } => {
+            let g = open_as(&game, viewer)?;
+            if let Some(side) = viewer {
+                let side: menagerie_core::Color = side.into();
+                if side != g.turn() {
+                    eprintln!("{side} is offered no moves: it is {}'s turn", g.turn());
+                    return Ok(());
+                }
+            }
             if human {
                 for (canonical, h) in g.legal_moves_with_human() {
                     println!("{canonical} {h}");
@@ -190,9 +239,16 @@ fn run(cli: Cli) -> Result<(), VariantError> {
                 eprintln!("{o}");
             }
         }
-        Command::Show { game, center } => {
-            let g = open(&game)?;
+        Command::Show {
+            game,
+            center,
+            viewer,
+        } => {
+            let g = open_as(&game, viewer)?;
             print!("{}", g.diagram(center.as_deref())?);
+            if let Some(side) = viewer {
+                println!("{side:?}'s view: {}", g.fen());
+            }
             if let Some(o) = g.outcome() {
                 println!("{o}");
             }

@@ -196,3 +196,64 @@ fn vyrt_perft_and_recentred_diagram() {
     let bad = menagerie(&["show", "vyrt", "--center", "M1"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn a_player_sees_only_what_the_rules_let_them_see() {
+    // White has a sealed Deputy on g5 (the umpire string's last field).
+    let umpire = "k12/13/2c1c8/3K9/2t1t8/13/13/13/6CC5/13/13/13/13 w d10:w@d10 - 0 1 g5";
+    let no_papers = "k12/13/2c1c8/3K9/2t1t8/13/13/13/6CC5/13/13/13/13 w d10:w@d10 - 0 1 -";
+    let as_black = |fen: &str| {
+        stdout(&menagerie(&[
+            "show",
+            "little-cheops-imperial",
+            "--fen",
+            fen,
+            "--as",
+            "black",
+        ]))
+    };
+    let seen = as_black(umpire);
+    assert_eq!(
+        seen,
+        as_black(no_papers),
+        "Black's view must not reveal White's papers"
+    );
+    assert!(!seen.contains(" g5\n"));
+    let white = stdout(&menagerie(&[
+        "show",
+        "little-cheops-imperial",
+        "--fen",
+        umpire,
+        "--as",
+        "white",
+    ]));
+    assert!(white
+        .lines()
+        .any(|l| l.starts_with("White's view: ") && l.ends_with(" g5")));
+    // The mover is offered the same turns from its view as the umpire computes.
+    let offered = stdout(&menagerie(&[
+        "moves",
+        "little-cheops-imperial",
+        "--fen",
+        umpire,
+        "--as",
+        "white",
+    ]));
+    let umpire_moves = stdout(&menagerie(&[
+        "moves",
+        "little-cheops-imperial",
+        "--fen",
+        umpire,
+    ]));
+    assert_eq!(offered, umpire_moves);
+    let waiting = menagerie(&[
+        "moves",
+        "little-cheops-imperial",
+        "--fen",
+        umpire,
+        "--as",
+        "black",
+    ]);
+    assert!(stdout(&waiting).is_empty());
+    assert!(stderr(&waiting).contains("offered no moves"));
+}

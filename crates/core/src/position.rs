@@ -240,6 +240,13 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// Whether `mv` changes material (a capture, promotion, ...), for quiescence search.
     fn is_noisy(&self, mv: Self::Move) -> bool;
 
+    /// The position string as `player` may see it. Games with hidden information (Little
+    /// Cheops Imperial) hide what that player may not know; [`Position::fen`] is the
+    /// umpire's full string. The default: everything is public.
+    fn view_fen(&self, _player: Color) -> String {
+        self.fen()
+    }
+
     /// The halfmove clock, for move-count rules; 0 where the game keeps none.
     fn halfmove_clock(&self) -> u32 {
         0

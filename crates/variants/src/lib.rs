@@ -81,6 +81,9 @@ pub trait AnyGame: Send {
     fn variant(&self) -> &'static str;
     /// The current position string.
     fn fen(&self) -> String;
+    /// The position string as `player` may see it (the umpire's [`AnyGame::fen`] hides
+    /// nothing; games with hidden information hide the opponent's secrets).
+    fn view_fen(&self, player: Color) -> String;
     /// The start position string of this game.
     fn start_fen(&self) -> String;
     /// The side to move.
@@ -157,6 +160,9 @@ impl<P: Position, E: Evaluator<P> + Clone + 'static> AnyGame for DynGame<P, E> {
     }
     fn fen(&self) -> String {
         self.game.position().fen()
+    }
+    fn view_fen(&self, player: Color) -> String {
+        self.game.position().view_fen(player)
     }
     fn start_fen(&self) -> String {
         self.game.start().fen()
