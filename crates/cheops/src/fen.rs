@@ -5,6 +5,7 @@ use crate::position::{
     cell, cell_color, cell_role, sqb, Castle, CheopsPosition, MAX_CASTLES, NONE,
 };
 use crate::rules::{Bits, Rules, Style};
+use menagerie_core::board_text::{read_board, write_board};
 use menagerie_core::{BitBoard, Color, PositionError};
 
 type R<T> = Result<T, PositionError>;
@@ -131,73 +132,17 @@ impl CheopsPosition {
 
     fn read_board(&mut self, text: &str) -> R<()> {
         let r = self.rules;
-        let n = r.n;
-        let rows: Vec<&str> = text.split('/').collect();
-        if rows.len() != n {
-            return err("board", format!("expected {n} rows, found {}", rows.len()));
-        }
-        for (i, row) in rows.iter().enumerate() {
-            let rank = n - 1 - i;
-            let mut file = 0usize;
-            let bytes = row.as_bytes();
-            let mut j = 0;
-            while j < bytes.len() {
-                let b = bytes[j];
-                if b.is_ascii_digit() {
-                    let start = j;
-                    while j < bytes.len() && bytes[j].is_ascii_digit() {
-                        j += 1;
-                    }
-                    let run = &row[start..j];
-                    if run.starts_with('0') {
-                        return err(
-                            "board",
-                            format!(
-                                "row {} has a run written '{run}' (0 or a leading zero)",
-                                rank + 1
-                            ),
-                        );
-                    }
-                    let k: usize = run.parse().unwrap_or(usize::MAX);
-                    file = file.saturating_add(k);
-                    if file > n {
-                        return err(
-                            "board",
-                            format!("row {} is longer than {n} squares", rank + 1),
-                        );
-                    }
-                    continue;
-                }
-                let ch = b as char;
-                let Some(role) = r
-                    .table
-                    .role_of_letter(ch)
-                    .filter(|_| ch.is_ascii_alphabetic())
-                else {
-                    return err("board", format!("'{ch}' is not a piece letter"));
-                };
-                if file >= n {
-                    return err(
-                        "board",
-                        format!("row {} is longer than {n} squares", rank + 1),
-                    );
-                }
-                let color = if ch.is_ascii_uppercase() {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                let s = rank * n + file;
-                self.put(s, cell(role, color));
-                file += 1;
-                j += 1;
-            }
-            if file != n {
-                return err(
-                    "board",
-                    format!("row {} has {file} squares, not {n}", rank + 1),
-                );
-            }
+        for (s, letter) in read_board(&r.geometry, text)?.into_iter().enumerate() {
+            let Some(ch) = letter else { continue };
+            let Some(role) = r.table.role_of_letter(ch) else {
+                return err("board", format!("'{ch}' is not a piece letter"));
+            };
+            let color = if ch.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            self.put(s, cell(role, color));
         }
         Ok(())
     }
@@ -395,31 +340,10 @@ impl CheopsPosition {
     }
 
     fn board_string(&self) -> String {
-        let r = self.rules;
-        let n = r.n;
-        let mut out = String::new();
-        for rank in (0..n).rev() {
-            let mut empty = 0;
-            for file in 0..n {
-                let c = self.board[rank * n + file];
-                if c == 0 {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    out.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                out.push(self.letter(c));
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
-        out
+        write_board(&self.rules.geometry, |sq| {
+            let c = self.board[sq.index()];
+            (c != 0).then(|| self.letter(c))
+        })
     }
 
     /// The board letter of a cell, upper case for White.

@@ -4,24 +4,11 @@ use crate::attacks::{geometry, tables};
 use crate::board::{
     Chess, Role, BLACK_KING_SIDE, BLACK_QUEEN_SIDE, NO_EP, WHITE_KING_SIDE, WHITE_QUEEN_SIDE,
 };
+use menagerie_core::board_text::{read_board, read_number, write_board};
 use menagerie_core::{Color, PositionError};
 
 /// The start position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-fn parse_number(field: &'static str, text: &str) -> Result<u32, PositionError> {
-    let ok = !text.is_empty()
-        && text.bytes().all(|b| b.is_ascii_digit())
-        && (text == "0" || !text.starts_with('0'));
-    if !ok {
-        return Err(PositionError::new(
-            field,
-            format!("'{text}' is not a whole number without sign or leading zeros"),
-        ));
-    }
-    text.parse()
-        .map_err(|_| PositionError::new(field, format!("'{text}' is too large")))
-}
 
 impl Chess {
     /// Reads a FEN string (six fields), rejecting positions the rules could not hold.
@@ -37,59 +24,18 @@ impl Chess {
             ));
         }
         let mut pos = Chess::empty();
-        let rows: Vec<&str> = fields[0].split('/').collect();
-        if rows.len() != 8 {
-            return Err(PositionError::new(
-                "board",
-                format!("expected 8 rows, found {}", rows.len()),
-            ));
-        }
-        for (i, row) in rows.iter().enumerate() {
-            let rank = 7 - i as u8;
-            let mut file = 0u8;
-            let mut last_digit = false;
-            for c in row.chars() {
-                if let Some(d) = c.to_digit(10) {
-                    if last_digit || d == 0 {
-                        return Err(PositionError::new(
-                            "board",
-                            format!("row {} has a bad run of empty squares", i + 1),
-                        ));
-                    }
-                    last_digit = true;
-                    file += d as u8;
-                } else {
-                    last_digit = false;
-                    let role = Role::from_letter(c).ok_or_else(|| {
-                        PositionError::new("board", format!("'{c}' is not a piece letter"))
-                    })?;
-                    if file >= 8 {
-                        return Err(PositionError::new(
-                            "board",
-                            format!("row {} has more than 8 squares", i + 1),
-                        ));
-                    }
-                    let color = if c.is_ascii_uppercase() {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
-                    pos.put(rank * 8 + file, color, role);
-                    file += 1;
-                }
-                if file > 8 {
-                    return Err(PositionError::new(
-                        "board",
-                        format!("row {} has more than 8 squares", i + 1),
-                    ));
-                }
-            }
-            if file != 8 {
-                return Err(PositionError::new(
-                    "board",
-                    format!("row {} has {file} squares, not 8", i + 1),
-                ));
-            }
+        let g = geometry();
+        for (sq, letter) in read_board(g, fields[0])?.into_iter().enumerate() {
+            let Some(c) = letter else { continue };
+            let role = Role::from_letter(c).ok_or_else(|| {
+                PositionError::new("board", format!("'{c}' is not a piece letter"))
+            })?;
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            pos.put(sq as u8, color, role);
         }
         for color in Color::BOTH {
             let kings = pos.pieces(color, Role::King).count_ones();
@@ -163,7 +109,6 @@ impl Chess {
                 return Err(PositionError::new("castling", "the field is empty"));
             }
         }
-        let g = geometry();
         pos.ep = NO_EP;
         if fields[3] != "-" {
             let sq = g.parse_square(fields[3]).map_err(|_| {
@@ -188,8 +133,8 @@ impl Chess {
             }
             pos.ep = sq.0 as u8;
         }
-        pos.halfmove = parse_number("halfmove clock", fields[4])?;
-        pos.fullmove = parse_number("fullmove number", fields[5])?;
+        pos.halfmove = read_number("halfmove clock", fields[4])?;
+        pos.fullmove = read_number("fullmove number", fields[5])?;
         if pos.fullmove == 0 {
             return Err(PositionError::new(
                 "fullmove number",
@@ -210,33 +155,12 @@ impl Chess {
 
     /// Writes the position as FEN.
     pub fn to_fen(&self) -> String {
-        let mut s = String::new();
-        for rank in (0..8).rev() {
-            let mut run = 0;
-            for file in 0..8 {
-                match self.piece_at(rank * 8 + file) {
-                    None => run += 1,
-                    Some((color, role)) => {
-                        if run > 0 {
-                            s.push_str(&run.to_string());
-                            run = 0;
-                        }
-                        let c = role.letter();
-                        s.push(if color == Color::White {
-                            c
-                        } else {
-                            c.to_ascii_lowercase()
-                        });
-                    }
-                }
-            }
-            if run > 0 {
-                s.push_str(&run.to_string());
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let mut s = write_board(geometry(), |sq| {
+            self.piece_at(sq.0 as u8).map(|(color, role)| match color {
+                Color::White => role.letter(),
+                Color::Black => role.letter().to_ascii_lowercase(),
+            })
+        });
         s.push(' ');
         s.push(self.turn.letter());
         s.push(' ');

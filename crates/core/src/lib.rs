@@ -3,6 +3,7 @@
 
 pub mod betza;
 pub mod bitboard;
+pub mod board_text;
 pub mod diagram;
 pub mod error;
 pub mod game;

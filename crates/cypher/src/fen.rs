@@ -4,6 +4,7 @@ use crate::board::{Board, Kind};
 use crate::moves::NONE;
 use crate::position::{CypherPosition, Rules, D0, D10};
 use crate::tables::{geometry, tables, SQUARES, WIDTH};
+use menagerie_core::board_text::{read_board, write_board};
 use menagerie_core::{Color, PositionError};
 
 fn square_name(sq: usize) -> String {
@@ -113,76 +114,19 @@ fn parse_pair(text: &str, sep: char, field: &'static str) -> Result<[u32; 2], Po
 }
 
 fn parse_board(text: &str) -> Result<Board, PositionError> {
-    let rows: Vec<&str> = text.split('/').collect();
-    if rows.len() != 11 {
-        return Err(PositionError::new(
-            "board",
-            format!("expected 11 rows, found {}", rows.len()),
-        ));
-    }
     let mut board = Board::empty();
-    for (i, row) in rows.iter().enumerate() {
-        let rank = 10 - i;
-        let mut file = 0usize;
-        let bytes = row.as_bytes();
-        let mut j = 0;
-        while j < bytes.len() {
-            let c = bytes[j];
-            if c.is_ascii_digit() {
-                let start = j;
-                while j < bytes.len() && bytes[j].is_ascii_digit() {
-                    j += 1;
-                }
-                let run = &row[start..j];
-                let n: usize = match run {
-                    "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" => {
-                        run.parse().unwrap_or(0)
-                    }
-                    _ => {
-                        return Err(PositionError::new(
-                            "board",
-                            format!(
-                                "rank {rank}: '{run}' is not a run of empty squares (1 to 10, no leading zero)"
-                            ),
-                        ))
-                    }
-                };
-                file += n;
-                if file > WIDTH {
-                    break;
-                }
-                continue;
-            }
-            let ch = row[j..].chars().next().unwrap_or('?');
-            let kind = Kind::from_letter(ch)
-                .filter(|_| ch.is_ascii_alphabetic())
-                .ok_or_else(|| {
-                    PositionError::new("board", format!("rank {rank}: unknown piece letter '{ch}'"))
-                })?;
-            if file >= WIDTH {
-                file += 1;
-                break;
-            }
-            let color = if ch.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
-            };
-            board.put(rank * WIDTH + file, color, kind);
-            file += 1;
-            j += ch.len_utf8();
-        }
-        if file != WIDTH {
-            let shown = if file > WIDTH {
-                "more than 10".to_string()
-            } else {
-                file.to_string()
-            };
-            return Err(PositionError::new(
-                "board",
-                format!("rank {rank} has {shown} squares, expected 10"),
-            ));
-        }
+    for (sq, letter) in read_board(geometry(), text)?.into_iter().enumerate() {
+        let Some(ch) = letter else { continue };
+        let kind = Kind::from_letter(ch).ok_or_else(|| {
+            let rank = sq / WIDTH;
+            PositionError::new("board", format!("rank {rank}: unknown piece letter '{ch}'"))
+        })?;
+        let color = if ch.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        board.put(sq, color, kind);
     }
     Ok(board)
 }
@@ -292,33 +236,14 @@ fn validate(pos: &CypherPosition) -> Result<(), PositionError> {
 
 /// Writes the position string.
 pub(crate) fn write(pos: &CypherPosition) -> String {
-    let mut out = String::with_capacity(96);
-    for rank in (0..11).rev() {
-        let mut run = 0;
-        for file in 0..WIDTH {
-            match pos.board.kind_at(rank * WIDTH + file) {
-                None => run += 1,
-                Some((color, kind)) => {
-                    if run > 0 {
-                        out.push_str(&run.to_string());
-                        run = 0;
-                    }
-                    let c = kind.letter();
-                    out.push(if color == Color::White {
-                        c
-                    } else {
-                        c.to_ascii_lowercase()
-                    });
-                }
-            }
-        }
-        if run > 0 {
-            out.push_str(&run.to_string());
-        }
-        if rank > 0 {
-            out.push('/');
-        }
-    }
+    let out = write_board(geometry(), |sq| {
+        pos.board
+            .kind_at(sq.index())
+            .map(|(color, kind)| match color {
+                Color::White => kind.letter(),
+                Color::Black => kind.letter().to_ascii_lowercase(),
+            })
+    });
     let retake = if pos.retake == NONE {
         "-".to_string()
     } else {

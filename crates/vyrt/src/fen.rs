@@ -2,6 +2,7 @@
 
 use crate::position::*;
 use crate::tables::*;
+use menagerie_core::board_text::{read_board, read_number, write_board};
 use menagerie_core::{BitBoard, Color, PositionError, Square, Wide};
 
 /// The y of each colour's front row (rank 2, rank 7) and its files L..I (x = 1..=10).
@@ -47,75 +48,25 @@ fn err(field: &'static str, message: impl Into<String>) -> PositionError {
 
 /// A decimal number without sign or leading zeros.
 fn number(text: &str, field: &'static str) -> Result<u32, PositionError> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(err(field, format!("'{text}' is not a decimal number")));
-    }
-    if text.len() > 1 && text.starts_with('0') {
-        return Err(err(field, format!("'{text}' has a leading zero")));
-    }
-    text.parse()
-        .map_err(|_| err(field, format!("'{text}' is too large")))
+    read_number(field, text)
 }
 
 fn parse_board(pos: &mut VyrtPosition, text: &str) -> Result<(), PositionError> {
     const F: &str = "board";
-    let rows: Vec<&str> = text.split('/').collect();
-    if rows.len() != 12 {
-        return Err(err(F, format!("{} rows, it needs 12", rows.len())));
-    }
-    for (i, row) in rows.iter().enumerate() {
-        let y = 11 - i;
-        let rank = crate::geometry().rank_name(y as u8);
-        let mut x = 0usize;
-        let mut chars = row.char_indices().peekable();
-        while let Some((at, c)) = chars.next() {
-            if c.is_ascii_digit() {
-                let mut end = at + 1;
-                while let Some(&(j, d)) = chars.peek() {
-                    if !d.is_ascii_digit() {
-                        break;
-                    }
-                    end = j + 1;
-                    chars.next();
-                }
-                let run = &row[at..end];
-                if run.starts_with('0') {
-                    return Err(err(
-                        F,
-                        format!("rank {rank}: a run of empty squares '{run}' starts with 0"),
-                    ));
-                }
-                match run.parse::<usize>() {
-                    Ok(n) if n <= 12 => x += n,
-                    _ => {
-                        return Err(err(
-                            F,
-                            format!("rank {rank}: a run of empty squares '{run}' is over 12"),
-                        ))
-                    }
-                }
-            } else {
-                let kind = match LETTERS[1..]
-                    .iter()
-                    .position(|&l| l == c.to_ascii_uppercase())
-                {
-                    Some(k) => k as u8 + 1,
-                    None => return Err(err(F, format!("rank {rank}: unknown letter '{c}'"))),
-                };
-                if x >= 12 {
-                    return Err(err(F, format!("rank {rank} has more than 12 squares")));
-                }
-                let color = if c.is_ascii_uppercase() { 0 } else { 1 };
-                pos.put(12 * y + x, kind | color << 3);
-                x += 1;
+    for (sq, letter) in read_board(crate::geometry(), text)?.into_iter().enumerate() {
+        let Some(c) = letter else { continue };
+        let kind = match LETTERS[1..]
+            .iter()
+            .position(|&l| l == c.to_ascii_uppercase())
+        {
+            Some(k) => k as u8 + 1,
+            None => {
+                let rank = crate::geometry().rank_name((sq / 12) as u8);
+                return Err(err(F, format!("rank {rank}: unknown letter '{c}'")));
             }
-            if x > 12 {
-                return Err(err(F, format!("rank {rank} has more than 12 squares")));
-            }
-        }
-        if x != 12 {
-            return Err(err(F, format!("rank {rank} has {x} squares, it needs 12")));
-        }
+        };
+        let color = if c.is_ascii_uppercase() { 0 } else { 1 };
+        pos.put(sq, kind | color << 3);
     }
     for (c, side) in ["White", "Black"].iter().enumerate() {
         let mut count = [0usize; 8];
@@ -392,28 +343,10 @@ pub(crate) fn parse(text: &str, rules: Rules) -> Result<VyrtPosition, PositionEr
 
 /// Writes the position string.
 pub(crate) fn write(pos: &VyrtPosition) -> String {
-    let mut out = String::with_capacity(120);
-    for y in (0..12).rev() {
-        let mut run = 0;
-        for x in 0..12 {
-            let code = pos.board[12 * y + x];
-            if code == 0 {
-                run += 1;
-                continue;
-            }
-            if run > 0 {
-                out.push_str(&run.to_string());
-                run = 0;
-            }
-            out.push(letter(code));
-        }
-        if run > 0 {
-            out.push_str(&run.to_string());
-        }
-        if y > 0 {
-            out.push('/');
-        }
-    }
+    let mut out = write_board(crate::geometry(), |sq| {
+        let code = pos.board[sq.index()];
+        (code != 0).then(|| letter(code))
+    });
     out.push(' ');
     out.push(pos.turn.letter());
     out.push(' ');
