@@ -5,6 +5,8 @@
 //! square names); move generation uses 64-bit bitboards with magic slider look-ups and
 //! pin-aware legal generation, counting the last perft ply without playing it.
 
+#![warn(missing_docs)]
+
 pub mod attacks;
 pub mod board;
 pub mod fen;

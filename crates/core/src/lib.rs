@@ -1,6 +1,8 @@
 //! Menagerie's rules core: geometry, bitboards, pieces as Betza data, the [`Position`]
 //! trait, game history and perft. It does no I/O; each game lives in its own crate on top.
 
+#![warn(missing_docs)]
+
 pub mod betza;
 pub mod bitboard;
 pub mod board_text;

@@ -6,6 +6,8 @@
 //! Adding a game's evaluation: one file under `src/eval/`, implementing [`Evaluator`] for
 //! its position type (or a [`GenericEval`] with the game's piece values as data).
 
+#![warn(missing_docs)]
+
 pub mod eval;
 pub mod score;
 pub mod search;

@@ -4,6 +4,8 @@
 //!
 //! Adding a game: one crate under `crates/`, one line in [`registry`].
 
+#![warn(missing_docs)]
+
 use menagerie_core::diagram::{diagram, DiagramOptions};
 use menagerie_core::options::RuleOption;
 use menagerie_core::perft::divide;
