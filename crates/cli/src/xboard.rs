@@ -141,6 +141,9 @@ fn showable_choice(game: &mut dyn AnyGame, best: Option<String>) -> Option<Strin
     }
     let me = game.turn();
     let mut choice: Option<(i64, String)> = None;
+    // A quick look at each: a one-ply search while the second lasts, then the static
+    // evaluation (a fresh searcher per move costs its hash table).
+    let deadline = std::time::Instant::now() + Duration::from_secs(1);
     for canonical in table.values() {
         let mut probe = game.fork();
         if probe.push(canonical).is_err() {
@@ -150,10 +153,15 @@ fn showable_choice(game: &mut dyn AnyGame, best: Option<String>) -> Option<Strin
             Some(o) if o.winner == Some(me) => i64::MAX,
             Some(o) if o.winner.is_none() => 0,
             Some(_) => i64::MIN + 1,
-            None => {
-                let r = probe.search(&Limits::depth(2), None, &mut |_| {});
-                -rank_score(r.info.score)
+            None if std::time::Instant::now() < deadline => {
+                let limits = Limits {
+                    depth: Some(1),
+                    nodes: Some(2_000),
+                    movetime: None,
+                };
+                -rank_score(probe.search(&limits, None, &mut |_| {}).info.score)
             }
+            None => -i64::from(probe.evaluate()),
         };
         if choice.as_ref().is_none_or(|(v, _)| value > *v) {
             choice = Some((value, canonical.clone()));
