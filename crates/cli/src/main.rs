@@ -9,6 +9,8 @@ mod search_bench;
 mod search_cmd;
 mod uci_client;
 mod uci_server;
+mod xboard;
+mod xboard_moves;
 
 use clap::{Parser, Subcommand};
 use menagerie_core::RuleOptions;
@@ -114,6 +116,8 @@ enum Command {
     Match(match_cmd::MatchArgs),
     /// Speak the UCI protocol on stdin/stdout (chess by default), `go perft` included.
     Uci(uci_server::UciArgs),
+    /// Speak the XBoard / CECP protocol (version 2) on stdin/stdout, for every game.
+    Xboard(xboard::XboardArgs),
 }
 
 const MAX_PERFT_DEPTH: u32 = 20;
@@ -267,6 +271,7 @@ fn run(cli: Cli) -> Result<(), VariantError> {
         Command::Play(args) => play::run(args)?,
         Command::Match(args) => match_cmd::run(args)?,
         Command::Uci(args) => uci_server::run(args)?,
+        Command::Xboard(args) => xboard::run(args)?,
     }
     Ok(())
 }

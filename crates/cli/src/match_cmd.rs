@@ -4,10 +4,11 @@
 use crate::players::{build, Player, PlayerSpec, Rng};
 use crate::record::{fmt_points, points};
 use crate::search_cmd::LimitArgs;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use menagerie_core::{Color, Outcome, RuleOptions, Termination};
 use menagerie_variants::{find, Limits, VariantError};
+use serde::Serialize;
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
 
 /// Options of `menagerie match`.
 #[derive(clap::Args, Debug)]
@@ -58,18 +59,31 @@ struct GameRecord {
     points_b: f64,
 }
 
-fn json_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+/// One game as a `--json` line: the players by their specs, the final position.
+#[derive(Serialize)]
+struct JsonRow<'a> {
+    game: u32,
+    white: &'a str,
+    black: &'a str,
+    result: &'a str,
+    termination: &'a str,
+    plies: usize,
+    points_a: f64,
+    points_b: f64,
+    fen: String,
+}
+
+/// One game as a `--csv` row: the players as `A` and `B`, points as people write them.
+#[derive(Serialize)]
+struct CsvRow<'a> {
+    game: u32,
+    white: &'a str,
+    black: &'a str,
+    result: &'a str,
+    termination: &'a str,
+    plies: usize,
+    points_a: String,
+    points_b: String,
 }
 
 /// The Elo difference for score fraction `p` (`None` at 0% or 100%).
@@ -95,31 +109,19 @@ pub fn elo_with_margin(scores: &[f64]) -> (Option<f64>, Option<f64>) {
     (elo(p), margin)
 }
 
-fn progress(done: u32, total: u32, a: f64, b: f64, tty: bool) {
-    let mut err = std::io::stderr();
-    if tty {
-        let width = 30;
-        let filled = (done as usize * width) / total.max(1) as usize;
-        let _ = write!(
-            err,
-            "\r[{}{}] {done}/{total}  A {} - B {}",
-            "#".repeat(filled),
-            "-".repeat(width - filled),
-            fmt_points(a),
-            fmt_points(b)
-        );
-        if done == total {
-            let _ = writeln!(err);
-        }
-    } else {
-        let _ = writeln!(
-            err,
-            "game {done}/{total}: A {} - B {}",
-            fmt_points(a),
-            fmt_points(b)
-        );
-    }
-    let _ = err.flush();
+/// The progress bar with the running score, drawn on stderr only when it is a terminal.
+fn progress_bar(games: u32) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(u64::from(games)), ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template("[{bar:30}] {pos}/{len}  {msg}")
+        .map(|s| s.progress_chars("#>-"))
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar.set_message("A 0 - B 0");
+    bar
+}
+
+fn io_error(e: impl std::fmt::Display) -> VariantError {
+    VariantError::Other(format!("cannot write the game records: {e}"))
 }
 
 /// Runs `match`.
@@ -144,15 +146,12 @@ pub fn run(args: MatchArgs) -> Result<(), VariantError> {
         .ok_or_else(|| VariantError::Other("player A cannot be a human".into()))?;
     let mut b: Box<dyn Player> = build(&spec_b, default, args.seed.wrapping_mul(31) + 7)?
         .ok_or_else(|| VariantError::Other("player B cannot be a human".into()))?;
-    let tty = std::io::stderr().is_terminal();
-    if args.csv {
-        println!("game,white,black,result,termination,plies,points_a,points_b");
-    }
+    let bar = progress_bar(args.games);
+    let mut csv_out = args
+        .csv
+        .then(|| csv::Writer::from_writer(std::io::stdout()));
     let mut records = Vec::new();
     let (mut total_a, mut total_b) = (0.0, 0.0);
-    if tty {
-        progress(0, args.games, 0.0, 0.0, tty);
-    }
     for number in 1..=args.games {
         let a_white = number % 2 == 1;
         let mut g = variant.open(args.fen.as_deref(), &options)?;
@@ -204,32 +203,45 @@ pub fn run(args: MatchArgs) -> Result<(), VariantError> {
         total_b += rec.points_b;
         let (white, black) = if a_white { ("A", "B") } else { ("B", "A") };
         if args.json {
-            println!(
-                "{{\"game\":{},\"white\":{},\"black\":{},\"result\":{},\"termination\":{},\"plies\":{},\"points_a\":{},\"points_b\":{},\"fen\":{}}}",
-                rec.number,
-                json_str(if a_white { &args.a } else { &args.b }),
-                json_str(if a_white { &args.b } else { &args.a }),
-                json_str(rec.result),
-                json_str(&rec.termination),
-                rec.plies,
-                rec.points_a,
-                rec.points_b,
-                json_str(&g.fen())
-            );
-        } else if args.csv {
-            println!(
-                "{},{white},{black},{},{},{},{},{}",
-                rec.number,
-                rec.result,
-                rec.termination,
-                rec.plies,
-                fmt_points(rec.points_a),
-                fmt_points(rec.points_b)
-            );
+            let row = JsonRow {
+                game: rec.number,
+                white: if a_white { &args.a } else { &args.b },
+                black: if a_white { &args.b } else { &args.a },
+                result: rec.result,
+                termination: &rec.termination,
+                plies: rec.plies,
+                points_a: rec.points_a,
+                points_b: rec.points_b,
+                fen: g.fen(),
+            };
+            bar.suspend(|| {
+                serde_json::to_string(&row)
+                    .map(|line| println!("{line}"))
+                    .map_err(io_error)
+            })?;
+        } else if let Some(w) = csv_out.as_mut() {
+            w.serialize(CsvRow {
+                game: rec.number,
+                white,
+                black,
+                result: rec.result,
+                termination: &rec.termination,
+                plies: rec.plies,
+                points_a: fmt_points(rec.points_a),
+                points_b: fmt_points(rec.points_b),
+            })
+            .map_err(io_error)?;
+            w.flush().map_err(io_error)?;
         }
         records.push(rec);
-        progress(number, args.games, total_a, total_b, tty);
+        bar.set_message(format!(
+            "A {} - B {}",
+            fmt_points(total_a),
+            fmt_points(total_b)
+        ));
+        bar.inc(1);
     }
+    bar.finish_and_clear();
 
     let n = records.len();
     println!(

@@ -4,8 +4,8 @@
 use crate::players::{build, Player, PlayerSpec};
 use crate::record::{self, fmt_points, points};
 use crate::GameArgs;
-use menagerie_core::{Outcome, RuleOptions, Termination};
-use menagerie_variants::{find, AnyGame, Limits, VariantError};
+use menagerie_core::{Color, Outcome, RuleOptions, Termination};
+use menagerie_variants::{find, AnyGame, Limits, Variant, VariantError};
 use std::io::{BufRead, Write};
 
 /// Options of `menagerie play`.
@@ -37,8 +37,47 @@ const HELP: &str =
     "commands: a move (canonical like e2e4 or human like Nf3), moves (list legal moves), \
 undo (take back your last move), hint (ask the engine), board (show the board), resign, help, quit";
 
-fn print_board(g: &dyn AnyGame) -> Result<(), VariantError> {
-    print!("{}", g.diagram(None)?);
+/// Whose eyes the board is drawn for: the human player (the one to move when both sides
+/// are human), or nobody (engines only: the umpire's full board).
+fn viewer(humans: [bool; 2], g: &dyn AnyGame) -> Option<Color> {
+    match humans {
+        [true, true] => Some(g.turn()),
+        [true, false] => Some(Color::White),
+        [false, true] => Some(Color::Black),
+        [false, false] => None,
+    }
+}
+
+/// The game as `viewer` may see it: a game opened from that player's position string
+/// when the umpire knows more (Little Cheops Imperial), else `None` (nothing is hidden).
+fn view_of(
+    variant: &Variant,
+    options: &RuleOptions,
+    g: &dyn AnyGame,
+    viewer: Option<Color>,
+) -> Result<Option<Box<dyn AnyGame>>, VariantError> {
+    let Some(side) = viewer else { return Ok(None) };
+    let view = g.view_fen(side);
+    if view == g.fen() {
+        return Ok(None);
+    }
+    variant.open(Some(&view), options).map(Some)
+}
+
+/// Draws the board, from `viewer`'s view where the game hides anything.
+fn print_board(
+    variant: &Variant,
+    options: &RuleOptions,
+    g: &dyn AnyGame,
+    viewer: Option<Color>,
+) -> Result<(), VariantError> {
+    match (view_of(variant, options, g, viewer)?, viewer) {
+        (Some(view), Some(side)) => {
+            print!("{}", view.diagram(None)?);
+            println!("(drawn as {side} may see it: the umpire keeps the rest secret)");
+        }
+        _ => print!("{}", g.diagram(None)?),
+    }
     Ok(())
 }
 
@@ -91,7 +130,9 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut outcome = g.outcome().or(stated);
-    print_board(g.as_ref())?;
+    let humans = [engines[0].is_none(), engines[1].is_none()];
+    let board = |g: &dyn AnyGame| print_board(&variant, &options, g, viewer(humans, g));
+    board(g.as_ref())?;
     if outcome.is_none() && engines.iter().any(Option::is_none) {
         println!("{HELP}");
     }
@@ -101,7 +142,7 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
             let mv = engine.choose(g.as_mut())?;
             let (canonical, human) = g.push(&mv)?;
             println!("{side} plays {human} ({canonical})");
-            print_board(g.as_ref())?;
+            board(g.as_ref())?;
             outcome = g.outcome();
             continue;
         }
@@ -121,9 +162,13 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
                 println!("the game is left unfinished");
                 break;
             }
-            "board" | "show" => print_board(g.as_ref())?,
+            "board" | "show" => board(g.as_ref())?,
             "moves" => {
-                let list: Vec<String> = g
+                // What this player is offered, from what this player may see.
+                let view = view_of(&variant, &options, g.as_ref(), Some(side))?;
+                let list: Vec<String> = view
+                    .as_deref()
+                    .unwrap_or(g.as_ref())
                     .legal_moves_with_human()
                     .into_iter()
                     .map(|(c, h)| if c == h { c } else { format!("{c} ({h})") })
@@ -143,12 +188,16 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
                     println!("there is no move to take back");
                 } else {
                     println!("took back {}", taken.join(", "));
-                    print_board(g.as_ref())?;
+                    board(g.as_ref())?;
                 }
             }
             "hint" => {
                 let limits = Limits::movetime(args.movetime.clamp(1, 1000));
-                let mut probe = g.fork();
+                // The engine advises from the player's view, never the umpire's secrets.
+                let mut probe = match view_of(&variant, &options, g.as_ref(), Some(side))? {
+                    Some(view) => view,
+                    None => g.fork(),
+                };
                 let r = probe.search(&limits, None, &mut |_| {});
                 if let (Some(c), Some(h)) = (r.best, r.best_human) {
                     println!("hint: {h} ({c}), score {}", r.info.score);
@@ -160,7 +209,7 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
             text => match g.push(text) {
                 Ok((canonical, human)) => {
                     println!("{side} plays {human} ({canonical})");
-                    print_board(g.as_ref())?;
+                    board(g.as_ref())?;
                     outcome = g.outcome();
                 }
                 Err(e) => println!("error: {e}"),

@@ -60,6 +60,13 @@ pub fn write(
     out.push_str(&format!("[Result \"{result}\"]\n"));
     if let Some(o) = outcome {
         out.push_str(&format!("[Termination \"{}\"]\n", o.termination.code()));
+        if let Some(p) = o.points {
+            out.push_str(&format!(
+                "[Points \"White {}, Black {}\"]\n",
+                fmt_points(f64::from(p.white)),
+                fmt_points(f64::from(p.black))
+            ));
+        }
     }
     out.push('\n');
     let black_first = start.split_whitespace().nth(1) == Some("b");
@@ -186,4 +193,24 @@ pub fn replay(game: &mut dyn AnyGame, rec: &Record, name: &str) -> Result<(), Va
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use menagerie_core::RuleOptions;
+
+    #[test]
+    fn points_are_recorded_where_the_game_defines_them() {
+        let chess = menagerie_variants::find("chess").expect("chess");
+        let g = chess.open(None, &RuleOptions::new()).expect("the start");
+        let o = Outcome::win(Color::White, Termination::Rule("challenge: mate".into()))
+            .with_points(2.0, 0.5);
+        let text = write(g.as_ref(), chess.start_fen, &[], Some(&o));
+        assert_eq!(
+            text,
+            "[Variant \"chess\"]\n[Result \"1-0\"]\n[Termination \"challenge\"]\n\
+[Points \"White 2, Black 0.5\"]\n\n1-0\n"
+        );
+    }
 }

@@ -10,7 +10,8 @@ use menagerie_core::diagram::{diagram, DiagramOptions};
 use menagerie_core::options::RuleOption;
 use menagerie_core::perft::divide;
 use menagerie_core::{
-    Color, Game, MoveError, Outcome, Position, PositionError, RuleError, RuleOptions, VariantSpec,
+    Color, Game, Geometry, MoveError, Outcome, Position, PositionError, RuleError, RuleOptions,
+    Square, VariantSpec,
 };
 use menagerie_engine::eval::chess::ChessEval;
 use menagerie_engine::eval::generic::{GenericEval, PieceValues};
@@ -88,6 +89,10 @@ pub trait AnyGame: Send {
     fn view_fen(&self, player: Color) -> String;
     /// The start position string of this game.
     fn start_fen(&self) -> String;
+    /// The board: size, wrap-around and square names.
+    fn geometry(&self) -> &Geometry;
+    /// The board letter of the piece on `sq` (upper case White), if any.
+    fn piece_at(&self, sq: Square) -> Option<char>;
     /// The side to move.
     fn turn(&self) -> Color;
     /// Whether the side to move is in check.
@@ -168,6 +173,12 @@ impl<P: Position, E: Evaluator<P> + Clone + 'static> AnyGame for DynGame<P, E> {
     }
     fn start_fen(&self) -> String {
         self.game.start().fen()
+    }
+    fn geometry(&self) -> &Geometry {
+        self.game.position().geometry()
+    }
+    fn piece_at(&self, sq: Square) -> Option<char> {
+        self.game.position().piece_char(sq)
     }
     fn turn(&self) -> Color {
         self.game.position().turn()
