@@ -10,8 +10,10 @@ use menagerie_core::perft::divide;
 use menagerie_core::{
     Color, Game, MoveError, Outcome, Position, PositionError, RuleError, RuleOptions, VariantSpec,
 };
+use menagerie_engine::eval::cheops::CheopsEval;
 use menagerie_engine::eval::chess::ChessEval;
-use menagerie_engine::eval::generic::{GenericEval, PieceValues};
+use menagerie_engine::eval::cypher::CypherEval;
+use menagerie_engine::eval::vyrt::VyrtEval;
 use menagerie_engine::{Evaluator, Iteration, Mobility, Searcher};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -392,18 +394,9 @@ fn entries<P: Position, E: Evaluator<P> + Clone + 'static>(
 pub fn registry() -> Vec<Variant> {
     let mut all = Vec::new();
     all.extend(entries(menagerie_chess::variants(), ChessEval));
-    all.extend(entries(
-        menagerie_vyrt::variants(),
-        GenericEval::new(PieceValues::vyrt()),
-    ));
-    all.extend(entries(
-        menagerie_cypher::variants(),
-        GenericEval::new(PieceValues::cypher()),
-    ));
-    all.extend(entries(
-        menagerie_cheops::variants(),
-        GenericEval::new(PieceValues::little_cheops()),
-    ));
+    all.extend(entries(menagerie_vyrt::variants(), VyrtEval::default()));
+    all.extend(entries(menagerie_cypher::variants(), CypherEval::default()));
+    all.extend(entries(menagerie_cheops::variants(), CheopsEval::default()));
     all
 }
 
