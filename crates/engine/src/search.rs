@@ -106,6 +106,7 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     can_stop: bool,
     start: Instant,
     limits: Limits,
+    root_only: Vec<P::Move>,
 }
 
 /// FNV-1a, to fold any move into a history slot.
@@ -145,6 +146,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             can_stop: false,
             start: Instant::now(),
             limits: Limits::default(),
+            root_only: Vec::new(),
         }
     }
 
@@ -156,6 +158,12 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     /// Uses `flag` as the stop signal: setting it ends the search after depth 1.
     pub fn set_stop(&mut self, flag: Arc<AtomicBool>) {
         self.stop = flag;
+    }
+
+    /// Restricts the next search to these root moves (all legal moves when empty); the
+    /// restriction lasts for one search.
+    pub fn restrict_root(&mut self, moves: Vec<P::Move>) {
+        self.root_only = moves;
     }
 
     /// Forgets everything learnt (a new game).
@@ -200,7 +208,11 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         };
         let mut moves = Vec::new();
         root.legal_moves(&mut moves);
+        if !self.root_only.is_empty() {
+            moves.retain(|m| self.root_only.contains(m));
+        }
         if moves.is_empty() {
+            self.root_only.clear();
             return result;
         }
         result.best = Some(moves[0]);
@@ -236,6 +248,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 }
             }
         }
+        self.root_only.clear();
         result
     }
 
@@ -348,6 +361,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             return self.terminal(pos, ply);
         }
         self.counts[ply] = moves.len();
+        if ply == 0 && !self.root_only.is_empty() {
+            let only = &self.root_only;
+            moves.retain(|m| only.contains(m));
+        }
         if rule_draw {
             return 0;
         }

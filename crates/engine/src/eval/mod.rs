@@ -55,4 +55,19 @@ pub trait Evaluator<P: Position>: Send + Sync {
     fn quick_outcome(&self, _pos: &P) -> Option<Option<Color>> {
         None
     }
+
+    /// The position as `player` knows it, when the game hides something from players
+    /// (Little Cheops Imperial's sealed papers): the umpire's position with the opponent's
+    /// secrets removed. `None` when nothing is hidden. An engine playing `player` searches
+    /// this, never the umpire's position.
+    fn view(&self, _pos: &P, _player: Color) -> Option<P> {
+        None
+    }
+
+    /// The umpire positions consistent with `view` (a [`Evaluator::view`] of the side to
+    /// move): one per possible secret of the opponent, `view` itself (no secret) included.
+    /// Empty when nothing is hidden.
+    fn hypotheses(&self, _view: &P) -> Vec<P> {
+        Vec::new()
+    }
 }
