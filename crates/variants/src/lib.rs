@@ -379,7 +379,9 @@ fn search_hidden<P: Position, E: Evaluator<P>>(
     }
     // Phase 2: every candidate under every hypothesis (the other half).
     let second = share(limits, 2 * h * candidates.len() as u32);
-    let mut chosen: Option<(i32, i32, P::Move, Iteration<P::Move>)> = None;
+    // (worst score, total score, move, the iteration reported with it)
+    type Choice<M> = (i32, i32, M, Iteration<M>);
+    let mut chosen: Option<Choice<P::Move>> = None;
     for &mv in &candidates {
         let mut worst = i32::MAX;
         let mut total = 0;
