@@ -32,6 +32,14 @@ impl Score {
             Score::Cp(raw)
         }
     }
+    /// The raw search score this classifies (inverse of [`Score::from_raw`]).
+    pub fn raw(&self) -> i32 {
+        match *self {
+            Score::Cp(cp) => cp,
+            Score::WinIn(p) => WIN - p as i32,
+            Score::LossIn(p) => -WIN + p as i32,
+        }
+    }
     /// The UCI form: `cp 34` or `mate 3` / `mate -2` (in moves of the side to move).
     pub fn uci(&self) -> String {
         match *self {

@@ -106,6 +106,7 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     can_stop: bool,
     start: Instant,
     limits: Limits,
+    root_only: Vec<P::Move>,
 }
 
 /// FNV-1a, to fold any move into a history slot.
@@ -145,6 +146,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             can_stop: false,
             start: Instant::now(),
             limits: Limits::default(),
+            root_only: Vec::new(),
         }
     }
 
@@ -156,6 +158,12 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     /// Uses `flag` as the stop signal: setting it ends the search after depth 1.
     pub fn set_stop(&mut self, flag: Arc<AtomicBool>) {
         self.stop = flag;
+    }
+
+    /// Restricts the next search to these root moves (all legal moves when empty); the
+    /// restriction lasts for one search.
+    pub fn restrict_root(&mut self, moves: Vec<P::Move>) {
+        self.root_only = moves;
     }
 
     /// Forgets everything learnt (a new game).
@@ -200,14 +208,19 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         };
         let mut moves = Vec::new();
         root.legal_moves(&mut moves);
+        if !self.root_only.is_empty() {
+            moves.retain(|m| self.root_only.contains(m));
+        }
         if moves.is_empty() {
+            self.root_only.clear();
             return result;
         }
         result.best = Some(moves[0]);
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let root_check = root.is_check();
         for depth in 1..=max_depth {
             self.seldepth = 0;
-            let score = self.negamax(root, depth as i32, -INFINITY, INFINITY, 0, true);
+            let score = self.negamax(root, depth as i32, -INFINITY, INFINITY, 0, true, root_check);
             if self.stopped {
                 break;
             }
@@ -235,6 +248,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 }
             }
         }
+        self.root_only.clear();
         result
     }
 
@@ -293,6 +307,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         pos: &P,
@@ -301,23 +316,59 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         mut beta: i32,
         ply: usize,
         pv_node: bool,
+        in_check: bool,
     ) -> i32 {
+        if depth <= 0 && ply > 0 {
+            self.pv[ply].clear();
+            if self.is_repetition() {
+                return 0;
+            }
+            return self.quiesce(pos, alpha, beta, ply, Some(in_check));
+        }
         self.pv[ply].clear();
         self.nodes += 1;
         if self.check_stop() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        if ply > 0 && self.is_repetition() {
+            return 0;
+        }
+        let rule_draw = ply > 0 && self.eval.rule_draw(pos);
+        // The hash table first: a cut-off there saves generating the moves. Only positions
+        // with legal moves are ever stored, so a hit is never a terminal position.
+        let key = pos.key();
+        let mut tt_move = None;
+        if !rule_draw {
+            if let Some(e) = self.tt.probe(key) {
+                tt_move = e.mv;
+                let s = from_tt(e.score, ply);
+                if !pv_node && ply > 0 && i32::from(e.depth) >= depth {
+                    let cut = match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s >= beta,
+                        Bound::Upper => s <= alpha,
+                    };
+                    if cut {
+                        return s;
+                    }
+                }
+            }
+        }
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
             return self.terminal(pos, ply);
         }
         self.counts[ply] = moves.len();
+        if ply == 0 && !self.root_only.is_empty() {
+            let only = &self.root_only;
+            moves.retain(|m| only.contains(m));
+        }
+        if rule_draw {
+            return 0;
+        }
         if ply > 0 {
-            if self.is_repetition() || self.eval.rule_draw(pos) {
-                return 0;
-            }
             // No line from here can beat a win already found closer to the root.
             alpha = alpha.max(-WIN + ply as i32);
             beta = beta.min(WIN - ply as i32 - 1);
@@ -328,28 +379,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         if ply >= MAX_PLY - 1 {
             return self.eval.evaluate(pos, self.mobility(ply));
         }
-        if depth <= 0 {
-            return self.quiesce_with(pos, moves, alpha, beta, ply);
-        }
+        let hash_move = tt_move.filter(|m| moves.contains(m));
 
-        let key = pos.key();
-        let mut hash_move = None;
-        if let Some(e) = self.tt.probe(key) {
-            hash_move = e.mv.filter(|m| moves.contains(m));
-            let s = from_tt(e.score, ply);
-            if !pv_node && ply > 0 && i32::from(e.depth) >= depth {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
-            }
-        }
-
-        let in_check = pos.is_check();
         let killers = self.killers[ply];
         let mut scored: Vec<(i32, P::Move, bool)> = moves
             .iter()
@@ -385,7 +416,15 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             let extension = i32::from(gives_check && ply < 2 * depth as usize + 4);
             let new_depth = depth - 1 + extension;
             let score = if i == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
+                -self.negamax(
+                    &child,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    pv_node,
+                    gives_check,
+                )
             } else {
                 let quiet = !noisy && !in_check && !gives_check;
                 let is_killer = Some(mv) == killers[0] || Some(mv) == killers[1];
@@ -395,13 +434,28 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 } else {
                     0
                 };
-                let mut s =
-                    -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+                let mut s = -self.negamax(
+                    &child,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    gives_check,
+                );
                 if s > alpha && r > 0 {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                    s = -self.negamax(
+                        &child,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        false,
+                        gives_check,
+                    );
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true, gives_check);
                 }
                 s
             };
@@ -444,6 +498,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     }
 
     /// Quiescence from a node whose legal moves are already known (and not empty).
+    #[allow(clippy::too_many_arguments)]
     fn quiesce_with(
         &mut self,
         pos: &P,
@@ -451,15 +506,19 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        in_check: bool,
+        stand: Option<i32>,
     ) -> i32 {
         self.seldepth = self.seldepth.max(ply);
         self.counts[ply] = moves.len();
-        let in_check = pos.is_check();
         let mut best = if in_check {
             // Every evasion is searched, so standing pat is not an option.
             -(WIN - ply as i32)
         } else {
-            let stand = self.eval.evaluate(pos, self.mobility(ply));
+            let stand = match stand {
+                Some(s) => s,
+                None => self.eval.evaluate(pos, self.mobility(ply)),
+            };
             if stand >= beta || ply >= MAX_PLY - 1 {
                 return stand;
             }
@@ -471,21 +530,19 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         }
         let mut candidates: Vec<(i32, P::Move)> = moves
             .into_iter()
-            .filter(|&m| in_check || pos.is_noisy(m))
-            .map(|m| {
-                let hint = if pos.is_noisy(m) {
-                    (1 << 24) + self.eval.move_hint(pos, m)
+            .filter_map(|m| {
+                if pos.is_noisy(m) {
+                    Some(((1 << 24) + self.eval.move_hint(pos, m), m))
                 } else {
-                    0
-                };
-                (hint, m)
+                    in_check.then_some((0, m))
+                }
             })
             .collect();
         candidates.sort_by_key(|&(h, _)| std::cmp::Reverse(h));
         for (_, mv) in candidates {
             let mut child = pos.clone();
             child.play(mv);
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, None);
             if self.stopped {
                 return 0;
             }
@@ -502,21 +559,52 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         best
     }
 
-    fn quiesce(&mut self, pos: &P, alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn quiesce(
+        &mut self,
+        pos: &P,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        in_check: Option<bool>,
+    ) -> i32 {
         self.pv[ply].clear();
         self.nodes += 1;
         if self.check_stop() {
             return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        // Endings seen without generating moves come first, so a flip or a captured King
+        // is never scored as an ordinary position when standing pat.
+        if let Some(result) = self.eval.quick_outcome(pos) {
+            return match result {
+                Some(w) if w == pos.turn() => WIN - ply as i32,
+                Some(_) => -(WIN - ply as i32),
+                None => 0,
+            };
+        }
+        let in_check = in_check.unwrap_or_else(|| pos.is_check());
+        let mut stand = None;
+        if !in_check && !self.eval.uses_mobility() && ply < MAX_PLY - 1 {
+            // Stand pat before generating moves: most quiescence nodes end here. A position
+            // without legal moves and not in check (stalemate) is then scored as usual.
+            if self.eval.rule_draw(pos) {
+                return 0;
+            }
+            let s = self.eval.evaluate(pos, Mobility::default());
+            if s >= beta {
+                return s;
+            }
+            stand = Some(s);
         }
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
             return self.terminal(pos, ply);
         }
-        if self.eval.rule_draw(pos) {
+        if stand.is_none() && self.eval.rule_draw(pos) {
             return 0;
         }
-        self.quiesce_with(pos, moves, alpha, beta, ply)
+        self.quiesce_with(pos, moves, alpha, beta, ply, in_check, stand)
     }
 }
 

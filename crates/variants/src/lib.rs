@@ -13,8 +13,10 @@ use menagerie_core::{
     Color, Game, Geometry, MoveError, Outcome, Position, PositionError, RuleError, RuleOptions,
     Square, VariantSpec,
 };
+use menagerie_engine::eval::cheops::CheopsEval;
 use menagerie_engine::eval::chess::ChessEval;
-use menagerie_engine::eval::generic::{GenericEval, PieceValues};
+use menagerie_engine::eval::cypher::CypherEval;
+use menagerie_engine::eval::vyrt::VyrtEval;
 use menagerie_engine::{Evaluator, Iteration, Mobility, Searcher};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -278,6 +280,17 @@ impl<P: Position, E: Evaluator<P> + Clone + 'static> AnyGame for DynGame<P, E> {
         }
         let positions = self.game.positions();
         let root = self.game.position();
+        let me = root.turn();
+        if let Some(view) = self.eval.view(root, me) {
+            // Hidden information: the engine sees what the side to move sees, never the
+            // umpire's position, and its history as that side saw it.
+            let history: Vec<u64> = positions[..positions.len() - 1]
+                .iter()
+                .map(|p| self.eval.view(p, me).map_or(0, |v| v.key()))
+                .collect();
+            let hypotheses = self.eval.hypotheses(&view);
+            return search_hidden(searcher, &view, &hypotheses, &history, limits, on_iteration);
+        }
         let history: Vec<u64> = positions[..positions.len() - 1]
             .iter()
             .map(|p| p.key())
@@ -317,6 +330,99 @@ impl<P: Position, E: Evaluator<P> + Clone + 'static> AnyGame for DynGame<P, E> {
             eval: self.eval.clone(),
             searcher: None,
         })
+    }
+}
+
+/// `limits` with the time and node budgets divided by `parts`.
+fn share(limits: &Limits, parts: u32) -> Limits {
+    let parts = parts.max(1);
+    Limits {
+        depth: limits.depth,
+        nodes: limits.nodes.map(|n| (n / u64::from(parts)).max(1)),
+        movetime: limits.movetime.map(|t| t / parts),
+    }
+}
+
+/// Searches for the side to move of a game with hidden information, from its `view` only.
+///
+/// With one hypothesis (or none) about the opponent's secret, this is a plain search of the
+/// view. With several (each a possible umpire position consistent with the view), each is
+/// searched for its best move; then each candidate move is scored under every hypothesis
+/// (a search restricted to that root move) and the move with the best worst-case score is
+/// played, ties going to the better average. The result depends only on the view.
+fn search_hidden<P: Position, E: Evaluator<P>>(
+    searcher: &mut Searcher<P, E>,
+    view: &P,
+    hypotheses: &[P],
+    history: &[u64],
+    limits: &Limits,
+    on_iteration: &mut dyn FnMut(&SearchInfo),
+) -> SearchReport {
+    let report = |root: &P, best: Option<P::Move>, last: &Iteration<P::Move>| SearchReport {
+        best: best.map(|m| root.move_text(m)),
+        best_human: best.map(|m| root.move_human(m)),
+        info: info_of(root, last),
+    };
+    if hypotheses.len() <= 1 {
+        let result = searcher.search(view, history, limits, |it| on_iteration(&info_of(view, it)));
+        return report(view, result.best, &result.last);
+    }
+    let h = hypotheses.len() as u32;
+    // Phase 1: each hypothesis's own best move (half the budget).
+    let first = share(limits, 2 * h);
+    let mut bests = Vec::new();
+    for (i, hyp) in hypotheses.iter().enumerate() {
+        let result = searcher.search(hyp, history, &first, |it| {
+            if i == 0 {
+                on_iteration(&info_of(view, it))
+            }
+        });
+        bests.push(result);
+    }
+    let mut candidates: Vec<P::Move> = Vec::new();
+    for r in &bests {
+        if let Some(m) = r.best {
+            if !candidates.contains(&m) {
+                candidates.push(m);
+            }
+        }
+    }
+    if candidates.len() <= 1 {
+        return report(view, candidates.first().copied(), &bests[0].last);
+    }
+    // Phase 2: every candidate under every hypothesis (the other half).
+    let second = share(limits, 2 * h * candidates.len() as u32);
+    // (worst score, total score, move, the iteration reported with it)
+    type Choice<M> = (i32, i32, M, Iteration<M>);
+    let mut chosen: Option<Choice<P::Move>> = None;
+    for &mv in &candidates {
+        let mut worst = i32::MAX;
+        let mut total = 0;
+        let mut line = None;
+        for (hyp, own) in hypotheses.iter().zip(&bests) {
+            let (score, last) = if own.best == Some(mv) {
+                (own.last.score.raw(), own.last.clone())
+            } else {
+                searcher.restrict_root(vec![mv]);
+                let r = searcher.search(hyp, history, &second, |_| {});
+                (r.last.score.raw(), r.last)
+            };
+            worst = worst.min(score);
+            total += score;
+            line.get_or_insert(last);
+        }
+        let better = chosen
+            .as_ref()
+            .is_none_or(|&(w, t, _, _)| (worst, total) > (w, t));
+        if better {
+            if let Some(last) = line {
+                chosen = Some((worst, total, mv, last));
+            }
+        }
+    }
+    match chosen {
+        Some((_, _, mv, last)) => report(view, Some(mv), &last),
+        None => report(view, bests[0].best, &bests[0].last),
     }
 }
 
@@ -405,18 +511,9 @@ fn entries<P: Position, E: Evaluator<P> + Clone + 'static>(
 pub fn registry() -> Vec<Variant> {
     let mut all = Vec::new();
     all.extend(entries(menagerie_chess::variants(), ChessEval));
-    all.extend(entries(
-        menagerie_vyrt::variants(),
-        GenericEval::new(PieceValues::vyrt()),
-    ));
-    all.extend(entries(
-        menagerie_cypher::variants(),
-        GenericEval::new(PieceValues::cypher()),
-    ));
-    all.extend(entries(
-        menagerie_cheops::variants(),
-        GenericEval::new(PieceValues::little_cheops()),
-    ));
+    all.extend(entries(menagerie_vyrt::variants(), VyrtEval::default()));
+    all.extend(entries(menagerie_cypher::variants(), CypherEval::default()));
+    all.extend(entries(menagerie_cheops::variants(), CheopsEval::default()));
     all
 }
 
@@ -501,5 +598,95 @@ mod tests {
             .search(&Limits::depth(3), None, &mut |_| {})
             .best
             .is_none());
+    }
+
+    fn best_at(variant: &str, fen: &str, depth: u32) -> Option<String> {
+        let v = find(variant).unwrap();
+        let mut g = v.open(Some(fen), &RuleOptions::new()).unwrap();
+        g.search(&Limits::depth(depth), None, &mut |_| {}).best
+    }
+
+    /// Cypher positions from the rulebook's test cases (section 17) with a move that wins
+    /// at once: the engine plays it at every depth.
+    #[test]
+    fn cypher_immediate_wins_are_played_at_every_depth() {
+        let cases = [
+            // T13: the Field King flips the colluding Spy.
+            (
+                "1s8/10/5k4/10/3BS5/10/10/10/10/2K7/10 b - Ii 1+0 0/0 0 1",
+                "e8-e7",
+            ),
+            // T14: the King flips the Spy where no other man covers the square.
+            (
+                "10/8k1/10/10/4s1p3/10/5K4/10/10/10/4S5 w - Ii 0+0 0/0 0 1",
+                "e4-d5",
+            ),
+            // T20b: infiltration captures the King on d10.
+            (
+                "1s2k5/10/10/10/10/10/5K4/10/10/1R8/9S w - Ii 0+0 0/0 0 1",
+                "e4-e5*a1-d10",
+            ),
+        ];
+        for (fen, win) in cases {
+            for depth in 1..=4 {
+                assert_eq!(
+                    best_at("cypher", fen, depth).as_deref(),
+                    Some(win),
+                    "{fen} d{depth}"
+                );
+            }
+        }
+    }
+
+    /// Positions where most turns lose at once (T17: every Spy move off d0-g0, Se0-d0, Kd1
+    /// and Sg0 flip White; T15: a Spy landing next to the enemy King; T2, the start: four
+    /// turns put King and Spy side by side): the engine never chooses one of them.
+    #[test]
+    fn cypher_never_plays_a_move_that_loses_at_once() {
+        let fens = [
+            "10/10/8k1/10/10/10/4R5/10/10/10/3K1S2s1 w - Ii 0+0 0/0 0 1",
+            "1s8/10/5k4/10/10/10/1S8/10/10/2K7/10 w - Ii 0+0 0/0 0 1",
+            menagerie_cypher::START_FEN,
+        ];
+        let v = find("cypher").unwrap();
+        for fen in fens {
+            for depth in 1..=3 {
+                let mut g = v.open(Some(fen), &RuleOptions::new()).unwrap();
+                let me = g.turn();
+                let best = g.search(&Limits::depth(depth), None, &mut |_| {}).best;
+                let best = best.expect("a legal move exists");
+                g.push(&best).unwrap();
+                let lost = g.outcome().is_some_and(|o| o.winner == Some(me.other()));
+                assert!(!lost, "{fen} d{depth}: {best} loses at once");
+            }
+        }
+    }
+
+    /// Little Cheops Imperial: the engine playing Black must not use White's sealed papers.
+    /// Three umpire positions differ only in White's secret (Deputy g5, Deputy h5, none); the
+    /// search sees Black's view and reasons over the possible appointments, so the move is
+    /// the same. (Searching the umpire's position instead gave j6-i5 at depth 3 with the
+    /// Deputy on g5, where the Deputy can hop over h5 and arrest the Baron, and a13-b12
+    /// otherwise.)
+    #[test]
+    fn imperial_bestmove_ignores_the_opponents_secret() {
+        let board = "k12/13/2c1c8/3K9/2t1t8/13/5n7/9b3/6CC5/13/13/13/13 b d10:w@d10 - 1 1";
+        for depth in [2, 3, 4] {
+            let moves: Vec<Option<String>> = ["g5", "h5", "-"]
+                .iter()
+                .map(|papers| {
+                    best_at(
+                        "little-cheops-imperial",
+                        &format!("{board} {papers}"),
+                        depth,
+                    )
+                })
+                .collect();
+            assert!(moves[0].is_some());
+            assert!(
+                moves.iter().all(|m| *m == moves[0]),
+                "depth {depth}: {moves:?}"
+            );
+        }
     }
 }

@@ -304,6 +304,10 @@ impl Evaluator<Chess> for ChessEval {
         10 * (victim + promo) - attacker
     }
 
+    fn uses_mobility(&self) -> bool {
+        false
+    }
+
     fn rule_draw(&self, pos: &Chess) -> bool {
         pos.is_insufficient_material() || pos.halfmove_clock() >= 100
     }

@@ -1,0 +1,237 @@
+//! The Cypher Chess evaluation, in the game's own terms: material (King and Spy are never
+//! captured by a move, so they count nothing), the sector each man stands on (a Court or
+//! Border major piece is hard to take and strikes into the Field), pawns marching toward
+//! the coup rank, prisoners waiting in the pool, Kings one step from flipping the enemy Spy,
+//! King safety in Court, the infiltration right and the 4-check count. Flips and a King
+//! captured by infiltration end the game and are found by the search through
+//! [`Evaluator::quick_outcome`] and [`Position::outcome`].
+
+use super::{Evaluator, Mobility};
+use menagerie_core::{Color, Position};
+use menagerie_cypher::{CypherMove, CypherPosition, Kind, Sector, TurnKind};
+
+const SQUARES: usize = 110;
+const D0: usize = 4;
+const D10: usize = 104;
+
+/// The Cypher Chess evaluation; every weight is data so self-play can tune it.
+#[derive(Clone, Debug)]
+pub struct CypherEval {
+    /// Values of Pawn, Knight, Bishop, Rook, Queen (King and Spy count nothing).
+    pub values: [i32; 5],
+    /// Bonus of a major piece standing in Court.
+    pub court: i32,
+    /// Bonus of a major piece standing on the Border.
+    pub border: i32,
+    /// Pawn bonus by steps still to go to the coup rank (index 1 = one step).
+    pub pawn_advance: [i32; 8],
+    /// Value of each of one's own pawns in the pool (it may be released onto the Border).
+    pub prisoner: i32,
+    /// Bonus of a King that can flip the enemy Spy with his next step, on the move.
+    pub flip_threat: i32,
+    /// Bonus of a King in Court (never in check there).
+    pub king_court: i32,
+    /// Bonus of the infiltration right while the enemy King or Spy stands on d0 or d10.
+    pub infiltration: i32,
+}
+
+impl Default for CypherEval {
+    fn default() -> Self {
+        CypherEval {
+            values: [100, 300, 320, 500, 900],
+            court: 35,
+            border: 25,
+            pawn_advance: [0, 220, 90, 40, 15, 5, 0, 0],
+            prisoner: 40,
+            flip_threat: 500,
+            king_court: 30,
+            infiltration: 120,
+        }
+    }
+}
+
+#[inline]
+fn cheb(a: usize, b: usize) -> i32 {
+    let (af, ar) = ((a % 10) as i32, (a / 10) as i32);
+    let (bf, br) = ((b % 10) as i32, (b / 10) as i32);
+    (af - bf).abs().max((ar - br).abs())
+}
+
+#[inline]
+fn in_court(sq: usize) -> bool {
+    CypherPosition::sector(sq) == Sector::Court
+}
+
+impl CypherEval {
+    /// The value of a man of kind `k`.
+    pub fn value(&self, k: Kind) -> i32 {
+        match k {
+            Kind::Pawn => self.values[0],
+            Kind::Knight => self.values[1],
+            Kind::Bishop => self.values[2],
+            Kind::Rook => self.values[3],
+            Kind::Queen => self.values[4],
+            Kind::King | Kind::Spy => 0,
+        }
+    }
+
+    /// Whether `side`'s King can step next to the enemy Spy (a flip) with one step, judged
+    /// on the board alone (attacks by other men are not examined).
+    fn can_flip(&self, pos: &CypherPosition, side: Color) -> bool {
+        let (Some(k), Some(s)) = (pos.king_square(side), pos.spy_square(side.other())) else {
+            return false;
+        };
+        if cheb(k, s) != 2 {
+            return false;
+        }
+        let own_spy = pos.spy_square(side);
+        let (kf, kr) = ((k % 10) as i32, (k / 10) as i32);
+        for df in -1..=1 {
+            for dr in -1..=1 {
+                let (f, r) = (kf + df, kr + dr);
+                if (df, dr) == (0, 0) || !(0..10).contains(&f) || !(0..11).contains(&r) {
+                    continue;
+                }
+                let t = (r * 10 + f) as usize;
+                if cheb(t, s) != 1
+                    || pos.man_at(t).is_some()
+                    || (in_court(t) && in_court(s))
+                    || own_spy.is_some_and(|o| cheb(t, o) <= 1)
+                {
+                    continue;
+                }
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The evaluation from White's point of view.
+    fn white_score(&self, pos: &CypherPosition) -> i32 {
+        let mut score = [0i32; 2];
+        let mut material = [0i32; 2];
+        for s in 0..SQUARES {
+            let Some((color, kind)) = pos.man_at(s) else {
+                continue;
+            };
+            let side = color.index();
+            let v = self.value(kind);
+            material[side] += v;
+            match kind {
+                Kind::Pawn => {
+                    let rank = (s / 10) as i32;
+                    let steps = if color == Color::White {
+                        9 - rank
+                    } else {
+                        rank - 1
+                    };
+                    score[side] += self.pawn_advance[steps.clamp(0, 7) as usize];
+                }
+                Kind::Knight | Kind::Bishop | Kind::Rook | Kind::Queen => {
+                    score[side] += match CypherPosition::sector(s) {
+                        Sector::Court => self.court,
+                        Sector::Border => self.border,
+                        Sector::Field => 0,
+                    };
+                }
+                Kind::King => {
+                    if in_court(s) {
+                        score[side] += self.king_court;
+                    }
+                }
+                Kind::Spy => {}
+            }
+        }
+        for color in Color::BOTH {
+            let side = color.index();
+            score[side] += material[side] + self.prisoner * i32::from(pos.pool(color));
+            if pos.can_infiltrate(color) {
+                let enemy = color.other();
+                let exposed = |sq: Option<usize>| sq.is_some_and(|s| s == D0 || s == D10);
+                if exposed(pos.king_square(enemy)) {
+                    score[side] += self.infiltration;
+                }
+                if exposed(pos.spy_square(enemy)) {
+                    score[side] += self.infiltration / 4;
+                }
+            }
+            if self.can_flip(pos, color) {
+                score[side] += if pos.turn() == color {
+                    self.flip_threat
+                } else {
+                    self.flip_threat / 4
+                };
+            }
+            // The 4-check rule: a side that is ahead and has checked three times running
+            // cannot check again without drawing.
+            if pos.check_count(color) >= 3 && material[side] > material[1 - side] {
+                score[side] -= 40;
+            }
+        }
+        score[0] - score[1]
+    }
+}
+
+impl Evaluator<CypherPosition> for CypherEval {
+    fn evaluate(&self, pos: &CypherPosition, _mobility: Mobility) -> i32 {
+        let s = self.white_score(pos);
+        let s = if pos.turn() == Color::White { s } else { -s };
+        s + 10
+    }
+
+    fn move_hint(&self, pos: &CypherPosition, mv: CypherMove) -> i32 {
+        let value_at = |sq: u8| pos.man_at(sq as usize).map(|(_, k)| k);
+        let attacker = value_at(mv.from).map_or(0, |k| self.value(k));
+        match mv.kind {
+            TurnKind::Normal => 16 * value_at(mv.to).map_or(0, |k| self.value(k)) - attacker / 16,
+            TurnKind::Coup => 16 * (value_at(mv.to).map_or(0, |k| self.value(k)) + self.values[4]),
+            TurnKind::Infiltration => match value_at(mv.extra_to) {
+                Some(Kind::King) => 1 << 20,
+                Some(Kind::Spy) => 16 * self.values[4],
+                Some(k) => 16 * self.value(k),
+                None => 0,
+            },
+            TurnKind::Combined | TurnKind::Release => 0,
+        }
+    }
+
+    fn quick_outcome(&self, pos: &CypherPosition) -> Option<Option<Color>> {
+        let mover = pos.turn().other();
+        if pos.king_square(pos.turn()).is_none() {
+            return Some(Some(mover));
+        }
+        pos.flip().map(|f| Some(f.winner))
+    }
+
+    fn material(&self, pos: &CypherPosition) -> i32 {
+        let us = pos.turn();
+        (0..SQUARES)
+            .filter_map(|s| pos.man_at(s))
+            .map(|(c, k)| {
+                if c == us {
+                    self.value(k)
+                } else {
+                    -self.value(k)
+                }
+            })
+            .sum()
+    }
+
+    fn uses_mobility(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_is_balanced() {
+        let e = CypherEval::default();
+        let start = CypherPosition::start();
+        assert_eq!(e.white_score(&start), 0);
+        assert_eq!(e.material(&start), 0);
+        assert!(e.quick_outcome(&start).is_none());
+    }
+}

@@ -1,0 +1,227 @@
+//! The Vyrt Chess evaluation, in the game's own terms: the author's value order Queen >
+//! Elephant (B) > Horse (N) > Rook > Pawn (rulebook R17), attacks counted along both routes
+//! round the torus, king safety by the attacked squares next to each King, and pawns
+//! advancing toward their promotion rank.
+
+use super::{Evaluator, Mobility};
+use menagerie_core::{Color, Position, Square};
+use menagerie_vyrt::{VyrtMove, VyrtPosition};
+
+const N: usize = 144;
+const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+const KNIGHT: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (-1, 2),
+    (-2, 1),
+    (1, -2),
+    (2, -1),
+    (-1, -2),
+    (-2, -1),
+];
+const KING: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// The Vyrt Chess evaluation: material in the author's order, torus mobility, king safety and
+/// pawn advance; every weight is data so self-play can tune it.
+#[derive(Clone, Debug)]
+pub struct VyrtEval {
+    /// Values of Pawn, Knight (Horse), Bishop (Elephant), Rook, Queen.
+    pub values: [i32; 5],
+    /// Centipawns per square a piece attacks or may move to (per route).
+    pub mobility: i32,
+    /// Centipawns lost per attacked square next to one's King.
+    pub king_zone: i32,
+    /// Pawn bonus by steps still to go to the promotion rank (index 1 = one step).
+    pub pawn_advance: [i32; 12],
+}
+
+impl Default for VyrtEval {
+    fn default() -> Self {
+        VyrtEval {
+            values: [100, 450, 600, 420, 1000],
+            mobility: 3,
+            king_zone: 12,
+            pawn_advance: [0, 150, 90, 50, 25, 12, 5, 0, 0, 0, 0, 0],
+        }
+    }
+}
+
+#[inline]
+fn sq(x: i32, y: i32) -> usize {
+    (12 * y.rem_euclid(12) + x.rem_euclid(12)) as usize
+}
+
+impl VyrtEval {
+    /// The value of a unit by its board letter (either case); the King counts nothing.
+    pub fn value(&self, c: char) -> i32 {
+        match c.to_ascii_uppercase() {
+            'P' => self.values[0],
+            'N' => self.values[1],
+            'B' => self.values[2],
+            'R' => self.values[3],
+            'Q' => self.values[4],
+            _ => 0,
+        }
+    }
+
+    /// The evaluation from White's point of view.
+    fn white_score(&self, pos: &VyrtPosition) -> i32 {
+        let mut board = [0u8; N];
+        for (i, cell) in board.iter_mut().enumerate() {
+            if let Some(c) = pos.unit_at(Square(i as u16)) {
+                *cell = c as u8;
+            }
+        }
+        let mut attacked = [[0u8; N]; 2];
+        let mut score = [0i32; 2];
+        let mut kings = [usize::MAX; 2];
+        for (s, &c) in board.iter().enumerate() {
+            if c == 0 {
+                continue;
+            }
+            let c = c as char;
+            let side = usize::from(c.is_ascii_lowercase());
+            let (x, y) = ((s % 12) as i32, (s / 12) as i32);
+            score[side] += self.value(c);
+            let mut reach = 0;
+            let mut ray = |dirs: &[(i32, i32)], att: &mut [u8; N]| {
+                for &(dx, dy) in dirs {
+                    for k in 1..12 {
+                        let t = sq(x + dx * k, y + dy * k);
+                        if t == s {
+                            break;
+                        }
+                        att[t] = att[t].saturating_add(1);
+                        reach += 1;
+                        if board[t] != 0 {
+                            break;
+                        }
+                    }
+                }
+            };
+            match c.to_ascii_uppercase() {
+                'P' => {
+                    let (fwd, steps) = if side == 0 {
+                        (1, (9 - y).rem_euclid(12))
+                    } else {
+                        (-1, (y - 2).rem_euclid(12))
+                    };
+                    score[side] += self.pawn_advance[steps as usize];
+                    for dx in [-1, 1] {
+                        let t = sq(x + dx, y + fwd);
+                        attacked[side][t] = attacked[side][t].saturating_add(1);
+                    }
+                }
+                'N' => {
+                    for &(dx, dy) in &KNIGHT {
+                        let t = sq(x + dx, y + dy);
+                        attacked[side][t] = attacked[side][t].saturating_add(1);
+                    }
+                    reach += 8;
+                }
+                'B' => ray(&BISHOP_DIRS, &mut attacked[side]),
+                'R' => ray(&ROOK_DIRS, &mut attacked[side]),
+                'Q' => {
+                    ray(&ROOK_DIRS, &mut attacked[side]);
+                    ray(&BISHOP_DIRS, &mut attacked[side]);
+                    reach /= 2;
+                }
+                'K' => kings[side] = s,
+                _ => {}
+            }
+            score[side] += self.mobility * reach;
+        }
+        for side in 0..2 {
+            let k = kings[side];
+            if k == usize::MAX {
+                continue;
+            }
+            let (x, y) = ((k % 12) as i32, (k / 12) as i32);
+            let enemy = &attacked[1 - side];
+            let mut hits = 0;
+            let mut shelter = 0;
+            for &(dx, dy) in &KING {
+                let t = sq(x + dx, y + dy);
+                hits += i32::from(enemy[t].min(2));
+                let c = board[t];
+                if c != 0 && usize::from((c as char).is_ascii_lowercase()) == side {
+                    shelter += 1;
+                }
+            }
+            // Attacks on the King's neighbourhood grow worse faster than linearly.
+            score[side] -= self.king_zone * hits + hits * hits * self.king_zone / 4;
+            score[side] += 4 * shelter.min(5);
+        }
+        score[0] - score[1]
+    }
+}
+
+impl Evaluator<VyrtPosition> for VyrtEval {
+    fn evaluate(&self, pos: &VyrtPosition, _mobility: Mobility) -> i32 {
+        let s = self.white_score(pos);
+        let s = if pos.turn() == Color::White { s } else { -s };
+        s + 10
+    }
+
+    fn move_hint(&self, pos: &VyrtPosition, mv: VyrtMove) -> i32 {
+        let victim = if mv.is_en_passant() {
+            self.values[0]
+        } else {
+            pos.unit_at(mv.to()).map_or(0, |c| self.value(c))
+        };
+        let attacker = pos.unit_at(mv.from()).map_or(0, |c| self.value(c));
+        let promo = mv.promotion().map_or(0, |c| self.value(c) - self.values[0]);
+        16 * victim + promo - attacker / 16
+    }
+
+    fn rule_draw(&self, pos: &VyrtPosition) -> bool {
+        pos.is_dead_position() || pos.is_fifty_moves()
+    }
+
+    fn material(&self, pos: &VyrtPosition) -> i32 {
+        let us = pos.turn();
+        let mut total = 0;
+        for i in 0..N {
+            if let Some(c) = pos.unit_at(Square(i as u16)) {
+                let v = self.value(c);
+                total += if c.is_ascii_uppercase() == (us == Color::White) {
+                    v
+                } else {
+                    -v
+                };
+            }
+        }
+        total
+    }
+
+    fn uses_mobility(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_is_balanced_and_value_order_is_the_authors() {
+        let e = VyrtEval::default();
+        let start = VyrtPosition::start(Default::default());
+        assert_eq!(e.white_score(&start), 0);
+        assert_eq!(e.material(&start), 0);
+        assert!(e.value('Q') > e.value('B'));
+        assert!(e.value('B') > e.value('N'));
+        assert!(e.value('N') > e.value('R'));
+        assert!(e.value('R') > e.value('P'));
+    }
+}
