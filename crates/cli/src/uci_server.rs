@@ -74,9 +74,11 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
         let Ok(line) = line else { break };
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some(&cmd) = words.first() else { continue };
-        // Every command but `stop`/`isready` waits for a running search to end.
-        if !matches!(cmd, "isready" | "stop" | "quit") {
+        // Any command but `isready`/`stop` ends a running search first: a GUI sends them
+        // only after `bestmove`, and a stray one must not wait on an infinite search.
+        if !matches!(cmd, "isready" | "stop") {
             if let Some(h) = searching.take() {
+                stop.store(true, Ordering::Relaxed);
                 game = h.join().ok();
             }
         }

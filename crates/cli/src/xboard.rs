@@ -356,6 +356,7 @@ impl Session {
                     }
                     "." | "post" | "nopost" | "time" | "otim" | "hard" | "easy" | "computer"
                         if idle => {}
+                    // `quit` behind a held `ping` waits for the move, as scripts expect.
                     "quit" | "new" | "force" | "result" | "undo" | "remove" | "setboard"
                     | "variant" | "exit" | "analyze"
                         if idle =>
@@ -372,11 +373,11 @@ impl Session {
                         say(&format!("pong {}", arg(1)));
                         return Ok(true);
                     }
-                    "quit" | "new" | "force" | "result" | "undo" | "remove" | "setboard"
-                    | "variant" | "exit" | "analyze" | "usermove" | "go" | "playother" => {
-                        self.halt(rx)
-                    }
-                    _ => {}
+                    // These neither read nor change the game: analysis goes on.
+                    "." | "post" | "nopost" | "time" | "otim" | "hard" | "easy" | "computer"
+                    | "accepted" | "rejected" | "?" => return Ok(true),
+                    // Anything else may need the game: stop, handle it, then analyse again.
+                    _ => self.halt(rx),
                 },
             }
         }
@@ -476,6 +477,10 @@ impl Session {
                 say(&format!("Error (unknown command): {cmd}"));
             }
         }
+        // Analysis mode resumes after any command that had to stop it.
+        if self.analysing && self.search.is_none() {
+            self.think(Purpose::Analyse)?;
+        }
         Ok(true)
     }
 
@@ -564,7 +569,9 @@ pub fn run(args: XboardArgs) -> Result<(), VariantError> {
     };
     let mut eof = false;
     loop {
-        let event = if s.search.is_none() && !s.held.is_empty() {
+        // Held lines wait only for a move being chosen; analysis takes them at once.
+        let releasable = !matches!(s.search, Some((_, Purpose::Move, _)));
+        let event = if releasable && !s.held.is_empty() {
             s.held.pop_front().map(Event::Line)
         } else if let Some(l) = s.queued.pop_front() {
             Some(Event::Line(l))
@@ -582,12 +589,15 @@ pub fn run(args: XboardArgs) -> Result<(), VariantError> {
                     s.halt(&rx);
                 }
             }
-            Some(Event::Line(line)) => {
-                if !s.command(line.trim(), &rx)? {
+            Some(Event::Line(line)) => match s.command(line.trim(), &rx) {
+                Ok(true) => {}
+                Ok(false) => {
                     s.halt(&rx);
                     break;
                 }
-            }
+                // A command that cannot be carried out is refused; the session goes on.
+                Err(e) => say(&format!("Error ({e}): {}", line.trim())),
+            },
             Some(Event::Searched { id, game, best }) => s.searched(id, game, best),
         }
     }

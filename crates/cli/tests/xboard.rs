@@ -129,3 +129,48 @@ fn engine_moves_in_every_variant_are_coordinates() {
         assert_eq!(lines[2], "pong 1");
     }
 }
+
+/// Commands sent during analysis or an endless search stop it first, errors are refused
+/// with `Error (...)` and the session goes on, and `quit` always ends it.
+#[test]
+fn stray_commands_never_hang_or_end_the_session() {
+    let out = xboard(
+        &[],
+        "xboard\nanalyze\nsd 2\nnew\nfrobnicate\nanalyze\nusermove e2e4\nundo\nexit\nping 7\nquit\n",
+    );
+    assert!(out.contains("Error (unknown command): frobnicate"), "{out}");
+    assert!(out.trim_end().ends_with("pong 7"), "{out}");
+    // A search with no clock at all is still ended by quit.
+    let out = xboard(&[], "xboard\nst 99999999999\ngo\nquit\n");
+    assert!(!out.contains("move "), "{out}");
+}
+
+#[test]
+fn uci_quit_and_stray_commands_end_an_infinite_search() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("a pipe")
+        .write_all(b"uci\ngo infinite\nposition startpos moves e2e4\ngo depth 1\nquit\n")
+        .expect("the engine reads");
+    let out = child.wait_with_output().expect("the engine ends");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("bestmove ").count(), 2, "{text}");
+}
+
+/// Lines held behind a move being chosen are still read once analysis starts, so a `quit`
+/// queued behind `analyze` ends the session.
+#[test]
+fn held_lines_reach_a_later_analysis() {
+    let out = xboard(&[], "xboard\nsd 1\ngo\nfrobnicate\nanalyze\nping 9\nquit\n");
+    assert!(out.starts_with("move "), "{out}");
+    assert!(out.contains("Error (unknown command): frobnicate"), "{out}");
+    assert!(out.contains("pong 9"), "{out}");
+}
