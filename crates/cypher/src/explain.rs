@@ -570,16 +570,7 @@ fn turn_reason(pos: &CypherPosition, from: usize, intent: &Intent) -> String {
                     f.describe()
                 );
             }
-            let pieces: Vec<usize> = match second_from {
-                Some(s) => vec![s],
-                None => (0..crate::tables::SQUARES)
-                    .filter(|&s| {
-                        child
-                            .kind_at(s)
-                            .is_some_and(|(c, k)| c == m && Some(k) == second_kind)
-                    })
-                    .collect(),
-            };
+            let pieces = second_candidates(&child, m, second_from, second_kind);
             let Some(&piece) = pieces.first() else {
                 return "you have no such piece to let into Court".into();
             };
@@ -645,16 +636,7 @@ fn turn_reason(pos: &CypherPosition, from: usize, intent: &Intent) -> String {
                     f.describe()
                 );
             }
-            let pieces: Vec<usize> = match second_from {
-                Some(s) => vec![s],
-                None => (0..crate::tables::SQUARES)
-                    .filter(|&s| {
-                        child
-                            .kind_at(s)
-                            .is_some_and(|(c, k)| c == m && Some(k) == second_kind)
-                    })
-                    .collect(),
-            };
+            let pieces = second_candidates(&child, m, second_from, second_kind);
             let Some(&piece) = pieces.first() else {
                 return "you have no such piece to send".into();
             };
@@ -701,4 +683,24 @@ fn coup_choice(pos: &CypherPosition, board: &Board, candidates: u128, lead: &str
         })
         .collect();
     format!("{lead} {o}'s highest-ranking man: {}", names.join(" or "))
+}
+
+/// The squares the second half of a turn may name: the square given, or every man of
+/// `side` of the kind given.
+fn second_candidates(
+    child: &Board,
+    side: Color,
+    from: Option<usize>,
+    kind: Option<Kind>,
+) -> Vec<usize> {
+    match from {
+        Some(s) => vec![s],
+        None => (0..crate::tables::SQUARES)
+            .filter(|&s| {
+                child
+                    .kind_at(s)
+                    .is_some_and(|(c, k)| c == side && Some(k) == kind)
+            })
+            .collect(),
+    }
 }
