@@ -1237,3 +1237,131 @@ fn fast_agrees_on_random_positions() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The turns of the man on `from` (plain moves, coups and infiltrations), sorted.
+fn moves_of(p: &Pos, from: &str) -> String {
+    let prefix = format!("{from}-");
+    let mut v: Vec<String> = texts(p)
+        .into_iter()
+        .filter(|t| t.starts_with(&prefix))
+        .collect();
+    v.dedup();
+    v.join(" ")
+}
+
+#[test]
+fn reference_agrees_with_more_rulebook_cases() {
+    let c = |i: usize| Pos::parse(CASES[i]);
+    // T3, T4, T5
+    assert_eq!(
+        moves_of(&c(0), "e4"),
+        "e4-c3 e4-c5 e4-d2 e4-d6 e4-f2 e4-f6 e4-g3 e4-g5"
+    );
+    assert_eq!(moves_of(&c(1), "z4"), "z4-a1 z4-a7 z4-c3 z4-c5");
+    assert_eq!(
+        moves_of(&c(2), "d5"),
+        "d5-a4 d5-a6 d5-b4 d5-b6 d5-c2 d5-c3 d5-c7 d5-c8 d5-e2 d5-e3 d5-e7 d5-e8 d5-f4 d5-f6 \
+         d5-g4 d5-g6"
+    );
+    // T5b, T10, T11b
+    assert!(in_check(&c(3), 1));
+    assert_eq!(
+        texts(&c(3)).join(" "),
+        "e8-d7 e8-d8 e8-d9 e8-e9 e8-f7 e8-f8 e8-f9"
+    );
+    assert_eq!(texts(&c(10)).join(" "), "d5-c4 d5-c6 d5-d4 d5-d6");
+    assert_eq!(texts(&c(13)).join(" "), "e6-d7 e6-e7 e6-f5 e6-f6 e6-f7");
+    // T7, T8, T9b
+    assert!(!has(&c(5), "d4-d6"));
+    let t8 = after(&c(7), "d2-d6");
+    assert_eq!(
+        t8.fen(),
+        "1s8/8k1/2q7/5p4/4R5/10/10/10/10/8K1/4S5 b - Ii 0+0 0/1 0 1"
+    );
+    assert!(has(&t8, "e7-d6") && !has(&t8, "b8-d6"));
+    assert_eq!(
+        moves_of(&c(9), "a5"),
+        "a5-a1 a5-a2 a5-a3 a5-a4 a5-a6 a5-a7 a5-a8 a5-a9 a5-b5 a5-c5 a5-d5"
+    );
+    // T11, T12, T12b, T12c
+    let t11 = c(12);
+    assert!(has(&t11, "d4-d5") && has(&t11, "d4-e5") && has(&t11, "d4-e3"));
+    assert!(in_check(&after(&t11, "d4-d5"), 1));
+    assert!(!in_check(&c(14), 1) && in_check(&c(15), 1));
+    assert!(in_check(&after(&c(16), "d0-d3"), 1));
+    // T14, T15, T16
+    let t14 = c(19);
+    assert!(has(&t14, "e4-d5") && !has(&t14, "e4-e5"));
+    assert_eq!(flip_winner(&after(&t14, "e4-d5"), 0), Some(0));
+    assert_eq!(flip_winner(&after(&c(20), "a4-d7"), 0), Some(1));
+    assert_eq!(flip_winner(&after(&c(21), "e6-e7"), 0), Some(1));
+    // T17
+    let t17 = c(23);
+    assert_eq!(flip_winner(&after(&t17, "e0-e3"), 0), Some(1));
+    assert_eq!(flip_winner(&after(&t17, "e0-f0"), 0), None);
+    assert_eq!(flip_winner(&after(&t17, "e0-d0"), 0), Some(1));
+    assert_eq!(flip_winner(&after(&t17, "e0-g0"), 0), Some(1));
+    // T18b, T19
+    assert_eq!(moves_of(&c(25), "f8"), "f8-f9(a6) f8-f9(h7)");
+    let releases: Vec<String> = texts(&c(26))
+        .into_iter()
+        .filter(|t| t.starts_with('P'))
+        .collect();
+    assert_eq!(releases.join(" "), "P@a5 P@b5 P@d5 P@f5 P@g5 P@h5");
+    assert_eq!(
+        after(&c(26), "P@d5").fen(),
+        "1s8/10/10/10/4k5/4P5/10/10/10/2K7/9S b - Ii 0+0 0/0 0 1"
+    );
+    // T20b, T20c
+    let t20b = c(28);
+    assert!(has(&t20b, "e4-e5*a1-d10") && has(&t20b, "e4-e5*a1-d0"));
+    assert!(gen(&after(&t20b, "e4-e5*a1-d10")).is_empty());
+    let t20c = c(29);
+    for m in ["e4-e5*a1-d10", "e4-e5*h1-d0", "e4-e5*h1-d10"] {
+        assert!(has(&t20c, m), "{m}");
+    }
+    let later = after(&after(&t20c, "e4-e5*a1-d10"), "h8-h7");
+    assert!(has(&later, "e5-d5") && has(&later, "e5-d4"));
+    for m in ["e5-d5*h1-d0", "e5-d5*h1-d10", "e5-f5"] {
+        assert!(!has(&later, m), "{m}");
+    }
+    // T21, T22, T23, T23b, T24
+    let t21 = after(&c(30), "b5-b7");
+    assert_eq!(
+        t21.fen(),
+        "1s8/7k2/10/2Q7/10/10/10/10/2r7/8K1/4S5 b b7 Ii 0+0 0/0 0 1"
+    );
+    assert!(has(&t21, "b2-b7"));
+    let t22 = c(31);
+    assert!(has(&t22, "d10-h10") && !has(&t22, "i3-i7") && !has(&t22, "d10-i10"));
+    let t23 = c(32);
+    assert!(has(&t23, "z4-b4") && !has(&t23, "z4-e4") && !has(&t23, "z4-c4"));
+    assert!(in_check(&c(33), 1));
+    assert!(!in_check(&c(34), 0));
+    assert_eq!(moves_of(&c(34), "z3"), "z3-a2 z3-a3 z3-z2 z3-z4");
+    // T25, T25b, T26, T27, T27b
+    let t25 = c(35);
+    assert_eq!(moves_of(&t25, "e3"), "e3-e4 e3-e5");
+    assert_eq!(moves_of(&t25, "a4"), "a4-a5");
+    assert_eq!(moves_of(&t25, "c4"), "c4-c5");
+    assert!(has(&after(&after(&t25, "e3-e4"), "h8-h7"), "e4-f5"));
+    assert!(!has(&after(&t25, "e3-e5"), "f5-e4"));
+    assert_eq!(moves_of(&c(36), "d4"), "d4-d5");
+    let t26 = c(37);
+    assert!(has(&t26, "z4-i4") && has(&t26, "z4-d4") && has(&t26, "z4-z10"));
+    assert_eq!(moves_of(&c(38), "a1"), "a1-b1 a1-b2");
+    assert!(has(&c(39), "a1-z1") && has(&c(39), "a1-a0"));
+    // T28b, T29, T33: mates end the game; T34b.
+    let mate = after(&c(41), "i7-i9");
+    assert!(gen(&mate).is_empty() && in_check(&mate, 1));
+    assert_eq!(
+        moves_of(&c(42), "d3"),
+        "d3-c3 d3-c4 d3-d4 d3-e2 d3-e3 d3-e4"
+    );
+    assert_eq!(moves_of(&c(42), "e1"), "");
+    let t33 = c(46);
+    assert!(!in_check(&t33, 0));
+    let mate = after(&t33, "h4-e7");
+    assert!(gen(&mate).is_empty() && in_check(&mate, 1));
+    assert_eq!(moves_of(&c(48), "c8"), "c8-c9");
+}
