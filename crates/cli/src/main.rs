@@ -60,6 +60,9 @@ enum Command {
         /// Print one line per root move: its canonical text and its count.
         #[arg(long)]
         divide: bool,
+        /// Count the root moves' subtrees on this many threads (1 = the benchmark's setting).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
     },
     /// List the legal moves in canonical text, one per line, sorted.
     Moves {
@@ -190,6 +193,7 @@ fn run(cli: Cli) -> Result<(), VariantError> {
             game,
             depth,
             divide,
+            threads,
         } => {
             if depth > MAX_PERFT_DEPTH {
                 return Err(VariantError::Other(format!(
@@ -198,15 +202,16 @@ fn run(cli: Cli) -> Result<(), VariantError> {
             }
             let g = open(&game)?;
             let start = Instant::now();
-            let total = if divide {
-                let rows = g.divide(depth);
-                for (mv, n) in &rows {
-                    println!("{mv} {n}");
+            let total = if depth == 0 {
+                1
+            } else if divide || threads > 1 {
+                let rows = g.divide_parallel(depth, threads as usize);
+                if divide {
+                    for (mv, n) in &rows {
+                        println!("{mv} {n}");
+                    }
                 }
-                rows.iter()
-                    .map(|(_, n)| n)
-                    .sum::<u64>()
-                    .max(u64::from(depth == 0))
+                rows.iter().map(|(_, n)| n).sum::<u64>()
             } else {
                 g.perft(depth)
             };

@@ -257,3 +257,26 @@ fn a_player_sees_only_what_the_rules_let_them_see() {
     assert!(stdout(&waiting).is_empty());
     assert!(stderr(&waiting).contains("offered no moves"));
 }
+
+#[test]
+fn perft_on_several_threads_counts_the_same() {
+    let one = stdout(&menagerie(&["perft", "vyrt", "3", "--divide"]));
+    let two = stdout(&menagerie(&[
+        "perft",
+        "vyrt",
+        "3",
+        "--divide",
+        "--threads",
+        "2",
+    ]));
+    assert_eq!(one, two);
+    assert_eq!(one.lines().last(), Some("24792"));
+    let zero = stdout(&menagerie(&["perft", "chess", "0", "--divide"]));
+    assert_eq!(zero, "1\n");
+    assert_eq!(
+        menagerie(&["perft", "chess", "1", "--threads", "0"])
+            .status
+            .code(),
+        Some(2)
+    );
+}

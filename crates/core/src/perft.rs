@@ -34,6 +34,10 @@ fn walk<P: Position>(pos: &P, depth: u32, buffers: &mut [Vec<P::Move>]) -> u64 {
 /// Perft split by root move: each legal move's canonical text with its count, sorted by
 /// move text.
 pub fn divide<P: Position>(pos: &P, depth: u32) -> Vec<(String, u64)> {
+    // perft(0) is the position itself: there is nothing to split.
+    if depth == 0 {
+        return Vec::new();
+    }
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
     let mut rows: Vec<(String, u64)> = moves
@@ -41,8 +45,7 @@ pub fn divide<P: Position>(pos: &P, depth: u32) -> Vec<(String, u64)> {
         .map(|mv| {
             let mut next = pos.clone();
             next.play(mv);
-            let n = if depth == 0 { 1 } else { next.perft(depth - 1) };
-            (pos.move_text(mv), n)
+            (pos.move_text(mv), next.perft(depth - 1))
         })
         .collect();
     rows.sort();
@@ -93,4 +96,42 @@ pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, String> {
         }
     }
     Ok(cases)
+}
+
+/// [`divide`] with the root moves shared among `threads` threads (each subtree is counted
+/// by one thread, so the counts are the same as [`divide`]'s).
+pub fn divide_parallel<P: Position>(pos: &P, depth: u32, threads: usize) -> Vec<(String, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let threads = threads.clamp(1, moves.len().max(1));
+    if threads == 1 {
+        return divide(pos, depth);
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut rows: Vec<(String, u64)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&mv) = moves.get(i) else { break };
+                        let mut child = pos.clone();
+                        child.play(mv);
+                        out.push((pos.move_text(mv), child.perft(depth - 1)));
+                    }
+                    out
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    rows.sort();
+    rows
 }

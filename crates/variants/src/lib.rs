@@ -121,6 +121,8 @@ pub trait AnyGame: Send {
     fn perft(&self, depth: u32) -> u64;
     /// Perft split by root move, sorted by move text.
     fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// [`AnyGame::divide`] with the root moves shared among `threads` threads.
+    fn divide_parallel(&self, depth: u32, threads: usize) -> Vec<(String, u64)>;
     /// Searches the current position within `limits`, calling `on_iteration` after each
     /// completed depth; `stop`, when set, ends the search (after depth 1). Repetitions of
     /// positions earlier in the game count as draws.
@@ -264,6 +266,9 @@ impl<P: Position, E: Evaluator<P> + Clone + 'static> AnyGame for DynGame<P, E> {
     }
     fn divide(&self, depth: u32) -> Vec<(String, u64)> {
         divide(self.game.position(), depth)
+    }
+    fn divide_parallel(&self, depth: u32, threads: usize) -> Vec<(String, u64)> {
+        menagerie_core::perft::divide_parallel(self.game.position(), depth, threads)
     }
     fn search(
         &mut self,
