@@ -849,6 +849,113 @@ impl St {
     }
 }
 
+impl St {
+    /// The semantic rejections of §14.3 (the generator below writes well-formed strings).
+    fn invalid(&self) -> Option<&'static str> {
+        let nn = self.n * self.n;
+        for col in 0..2u8 {
+            if (0..nn).filter(|&q| self.bd[q] == Some((col, b'K'))).count() != 1 {
+                return Some("a side without exactly one King");
+            }
+            if (0..nn).filter(|&q| self.bd[q] == Some((col, b'C'))).count() > 2 {
+                return Some("more than two Civilians");
+            }
+        }
+        for q in 0..nn {
+            let r = q / self.n;
+            if matches!(self.bd[q], Some((_, b'P'))) && (r == 0 || r == self.n - 1) {
+                let in_room = self.castles.iter().any(|c| self.in_rooms(c, q));
+                if !self.imp || !in_room {
+                    return Some("a Pawn on rank 1 or the last rank");
+                }
+            }
+        }
+        for (i, c) in self.castles.iter().enumerate() {
+            let (f, r) = self.fr(c.chair);
+            let n = self.n as i32;
+            if f == 0 || r == 0 || f == n - 1 || r == n - 1 {
+                return Some("a Castle on the edge");
+            }
+            for d in &self.castles[..i] {
+                let (a, b) = self.fr(d.chair);
+                if (a - f).abs() <= 2 && (b - r).abs() <= 2 {
+                    return Some("overlapping Castles");
+                }
+            }
+            let corners: Vec<_> = (0..nn).filter(|&q| self.is_corner(c, q)).collect();
+            if !self.pattern(&corners) {
+                return Some("Castle corners without the pattern");
+            }
+            match c.act {
+                None => {
+                    if self.bd[c.chair].is_some() {
+                        return Some("an inactive Castle with a piece on its chair");
+                    }
+                    if !c.ent.is_empty() {
+                        return Some("entitled Pawns of an inactive Castle");
+                    }
+                }
+                Some((o, a)) => {
+                    if !self.in_halls(c, a) {
+                        return Some("activator outside the halls");
+                    }
+                    match self.bd[a] {
+                        Some((col, k)) if col == o => {
+                            if !noble(k) && a != c.chair {
+                                return Some("a non-noble activator off the chair");
+                            }
+                        }
+                        _ => return Some("activator square without an owner's piece"),
+                    }
+                    for &e in &c.ent {
+                        if !self.in_halls(c, e) || self.bd[e] != Some((o, b'P')) {
+                            return Some("an entitled square without an owner's Pawn");
+                        }
+                    }
+                }
+            }
+        }
+        let n = self.n as i32;
+        for cr in 1..n - 1 {
+            for cf in 1..n - 1 {
+                let corners: Vec<usize> = [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+                    .iter()
+                    .map(|&(dx, dy)| self.at(cf + dx, cr + dy).unwrap())
+                    .collect();
+                let overlap = self.castles.iter().any(|c| {
+                    let (a, b) = self.fr(c.chair);
+                    (a - cf).abs() <= 2 && (b - cr).abs() <= 2
+                });
+                if !overlap && self.pattern(&corners) && self.imp {
+                    return Some("an unlisted Castle pattern");
+                }
+            }
+        }
+        for q in 0..nn {
+            if (self.known[q] || self.papers[q]) && !matches!(self.bd[q], Some((_, b'C'))) {
+                return Some("a Deputy square without a Civilian");
+            }
+            if self.known[q] && self.papers[q] {
+                return Some("a square both known and sealed");
+            }
+        }
+        if let Some(k) = self.king(1 - self.side) {
+            if self.attacked(k, self.side) {
+                return Some("the side not to move is in check");
+            }
+        }
+        None
+    }
+
+    fn pattern(&self, corners: &[usize]) -> bool {
+        let ps: Vec<(u8, u8)> = corners.iter().filter_map(|&q| self.bd[q]).collect();
+        ps.len() == 4
+            && ps.iter().all(|p| p.0 == ps[0].0)
+            && ps.iter().filter(|p| matches!(p.1, b'T' | b'M')).count() == 2
+            && ps.iter().filter(|p| p.1 == b'C').count() == 2
+    }
+}
+
 fn ref_perft(st: &St, d: u32) -> u64 {
     if d == 0 {
         return 1;
@@ -1285,6 +1392,35 @@ fn random_position(imp: bool, rng: &mut Rng) -> String {
             }
         }
     }
+    if imp && rng.below(3) == 0 {
+        // one random mutation of the Castle and Deputy fields
+        let q = rng.below(n * n);
+        let k = st.castles.len();
+        match rng.below(6) {
+            0 if k > 0 => {
+                let c = &mut st.castles[rng.below(k)];
+                c.act = c.act.map(|(o, _)| (o, q));
+            }
+            1 if k > 0 => {
+                let c = &mut st.castles[rng.below(k)];
+                c.act = match c.act {
+                    Some((o, a)) => Some((1 - o, a)),
+                    None => Some((rng.below(2) as u8, c.chair)),
+                };
+            }
+            2 if k > 0 => st.castles[rng.below(k)].ent.push(q),
+            3 => {
+                st.castles.push(Castle {
+                    chair: q,
+                    act: None,
+                    ent: vec![],
+                });
+                st.castles.sort_by_key(|c| c.chair);
+            }
+            4 => st.known[q] = true,
+            _ => st.papers[q] = true,
+        }
+    }
     st.side = rng.below(2) as u8;
     st.half = rng.below(10) as u32;
     st.full = 1 + rng.below(30) as u32;
@@ -1303,7 +1439,19 @@ fn random_positions(
     while compared < count && tried < count * 50 {
         tried += 1;
         let fen = random_position(imp, &mut rng);
-        if CheopsPosition::from_fen(style(imp), &fen).is_err() {
+        let fast = CheopsPosition::from_fen(style(imp), &fen);
+        let mine = St::parse(imp, &fen).invalid();
+        if fast.is_ok() != mine.is_none() {
+            errs.push(format!(
+                "{fen}\n  reference rejects: {mine:?}\n  fast: {:?}",
+                fast.err()
+            ));
+            continue;
+        }
+        if let Some(why) = mine {
+            *stats.entry(why).or_insert(0) += 1;
+        }
+        if mine.is_some() {
             continue;
         }
         let start = [fen.as_str()];
