@@ -1096,6 +1096,26 @@ fn compare(imp: bool, fen: &str, errs: &mut Vec<String>) -> Vec<(String, St)> {
             }
         }
     }
+    if imp {
+        // R41: the mover's turns never depend on the opponent's sealed papers
+        let mut public = st.clone();
+        for q in 0..st.n * st.n {
+            if matches!(st.bd[q], Some((c, _)) if c != st.side) {
+                public.papers[q] = false;
+            }
+        }
+        if public.papers != st.papers {
+            let (pf, _, _) = fast_list(imp, &public.fen());
+            let mut pr: Vec<String> = public.turns().into_iter().map(|t| t.0).collect();
+            pr.sort();
+            let pf: Vec<String> = pf.into_iter().map(|t| t.0).collect();
+            if pf != b.iter().map(|x| x.to_string()).collect::<Vec<_>>() || pr != pf {
+                errs.push(format!(
+                    "{fen}\n  R41: turns change without the opponent's papers"
+                ));
+            }
+        }
+    }
     if check != st.in_check() {
         errs.push(format!(
             "{fen}\n  check: reference {} fast {check}",
@@ -1501,6 +1521,30 @@ fn reference_agrees_with_rulebook_perft() {
     }
 }
 
+/// Every §19 figure to depth 3 (about 7 s in the test profile).
+#[test]
+#[ignore]
+fn reference_agrees_with_rulebook_perft_depth_3() {
+    let cases: &[(bool, &str, &[u64])] = &[
+        (false, COMMON[0], &[31, 955, 29758]),
+        (false, COMMON[14], &[105, 2820, 244_621]),
+        (false, COMMON[15], &[1, 46, 263]),
+        (false, COMMON[16], &[35, 1660, 58_813]),
+        (true, IMPERIAL[0], &[55, 2970, 169_304]),
+        (true, IMPERIAL[33], &[51, 4276, 209_524]),
+        (true, IMPERIAL[34], &[52, 2226, 113_167]),
+        (true, IMPERIAL[35], &[66, 1897, 102_318]),
+        (true, IMPERIAL[36], &[45, 2537, 104_977]),
+        (true, IMPERIAL[37], &[76, 4578, 341_038]),
+    ];
+    for (imp, fen, want) in cases {
+        let st = St::parse(*imp, fen);
+        for (d, &w) in want.iter().enumerate() {
+            assert_eq!(ref_perft(&st, d as u32 + 1), w, "{fen} depth {}", d + 1);
+        }
+    }
+}
+
 #[test]
 fn reference_reads_and_writes_strings() {
     for f in COMMON {
@@ -1685,6 +1729,19 @@ fn rare_readings_agree() {
             "{fen}: no arrest room"
         );
     }
+    // A chain ending on the chair of an inactive Castle activates it (step 4) before the
+    // arrest (step 5): its rooms are open, even the square the arrested Knight came from.
+    let t = compare(
+        true,
+        "K11k/13/13/13/13/1C11/13/9C3/8cnc2/13/8t1t2/13/13 w j4 j6 0 1 -",
+        &mut Vec::new(),
+    );
+    let arrests: Vec<&str> = t
+        .iter()
+        .map(|t| t.0.as_str())
+        .filter(|m| m.contains('@'))
+        .collect();
+    assert_eq!(arrests, ["j6:j4@i4", "j6:j4@j3", "j6:j4@j5", "j6:j4@k4"]);
     let t = compare(
         true,
         "12k/13/13/13/13/13/13/13/2C1C8/3N9/2T1M8/13/K12 w d4:w@d4 - 0 1 -",
