@@ -3,6 +3,23 @@
 //! on plain arrays, checked against the rulebook's perft figures (§19) and test cases (§18), then
 //! compared move list by move list, and umpire string by umpire string, with `CheopsPosition`
 //! on the §18/§19 positions and on positions reached by seeded, biased random play.
+//!
+//! What is compared, per position: the sorted canonical turns (§13.2), the umpire string after
+//! every turn, check, game over (§12.1), every 16th position `perft(1..=2)`, in Imperial that
+//! the mover's turns do not change without the opponent's sealed papers (R41), and for random
+//! strings whether the parser accepts them (§14.3).
+//!
+//! Readings the rulebook leaves open, where both implementations agree (see
+//! `rare_readings_agree`):
+//! * a leaper standing in a Castle's halls may leap past that Castle's bastions: R9 says
+//!   passing over matters only for C1, and C2 lists capture, screen and hop, not leaps; the
+//!   other reading of C2 ("obstruct every piece") would take those leaps away;
+//! * arrest rooms are judged after keeping, formation and activation (10.5 "after the Deputy
+//!   has landed", §16 steps 2 to 5): a Deputy that activated the Castle abandons it by hopping
+//!   and has no room; a chain that lands on an inactive chair opens that Castle's rooms,
+//!   including the square the arrested piece came from;
+//! * a hop chain is judged on the Castles of the start of the turn (7.3), so it may continue
+//!   over the bastions of a Castle that its own landing on the chair activates.
 
 use menagerie_cheops::{CheopsPosition, Style};
 use menagerie_core::Position;
@@ -1046,6 +1063,10 @@ const RICH_IMPERIAL: &[&str] = &[
     "4C1C6/t2DPK5a1/4TPM6/13/7n5/13/13/13/q12/13/13/13/7m3k1 w f12:w@f12+e12+f11 - 0 1 -",
     "7q4d/13/2c1c8/3K2a6/2t1t8/5p5m1/M12/1A5P5/8C1C2/9k3/8T1M2/13/5Q6D w d10:w@d10,j4:b@j4 - 0 1 -",
     "11k1/4a5q2/1nc1c8/1pCK2m6/1ot1t8/5C7/4PP7/13/M12/13/13/6N6/13 w d10:w@d10 c10,f8 0 1 -",
+    // Pawns carried by an arrest onto an edge-rank room (10.5, R17), Castle inactive or not
+    "2CpC8/13/2T1T8/13/13/13/13/13/13/13/13/13/K11k b d12 - 0 1 -",
+    "2CpC8/3Q9/2T1T8/13/13/13/13/13/13/13/13/13/K11k w d12:w@d12 - 0 1 -",
+    "K11k/13/13/13/13/1C11/13/9C3/8cnc2/13/8t1t2/13/13 w j4 j6 0 1 -",
 ];
 
 const RICH_COMMON: &[&str] = &[
