@@ -1,21 +1,7 @@
 //! The command-line contract: output shapes, exit codes and one-sentence errors.
 
-use std::process::{Command, Output};
-
-fn menagerie(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{menagerie, stderr, stdout};
 
 #[test]
 fn variants_lists_ids() {

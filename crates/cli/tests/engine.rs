@@ -1,39 +1,8 @@
 //! The engine commands: bestmove, analyse, play through a pipe, records, matches.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn menagerie(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{menagerie, stderr, stdout, with_input};
+use std::process::Output;
 
 fn last_line(o: &Output) -> String {
     stdout(o).lines().last().unwrap_or("").to_string()

@@ -1,31 +1,8 @@
 //! `menagerie play` through a pipe: rule reasons, views, results, records; and the Cypher
 //! sanctuary refused over XBoard too.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-fn run(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("a pipe")
-        .write_all(input.as_bytes())
-        .expect("the program reads");
-    let out = child.wait_with_output().expect("the program ends");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+mod common;
+use common::run_ok as run;
 
 fn tmp(name: &str) -> String {
     let dir = std::env::temp_dir().join(format!("menagerie-play-{}", std::process::id()));

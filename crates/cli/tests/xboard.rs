@@ -1,31 +1,13 @@
 //! `menagerie xboard` driven through pipes, with XBoard's exact replies.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
+use common::run_ok;
 
 /// Runs `menagerie xboard` with `args` on `input` and returns stdout.
 fn xboard(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .arg("xboard")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("a pipe")
-        .write_all(input.as_bytes())
-        .expect("the engine reads");
-    let out = child.wait_with_output().expect("the engine ends");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let mut all = vec!["xboard"];
+    all.extend_from_slice(args);
+    run_ok(&all, input)
 }
 
 const FEATURES: &str = "feature myname=\"Menagerie\" \
@@ -147,19 +129,10 @@ fn stray_commands_never_hang_or_end_the_session() {
 
 #[test]
 fn uci_quit_and_stray_commands_end_an_infinite_search() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .arg("uci")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("a pipe")
-        .write_all(b"uci\ngo infinite\nposition startpos moves e2e4\ngo depth 1\nquit\n")
-        .expect("the engine reads");
-    let out = child.wait_with_output().expect("the engine ends");
+    let out = common::with_input(
+        &["uci"],
+        "uci\ngo infinite\nposition startpos moves e2e4\ngo depth 1\nquit\n",
+    );
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(text.matches("bestmove ").count(), 2, "{text}");
