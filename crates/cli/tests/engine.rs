@@ -230,21 +230,24 @@ fn a_bad_record_names_the_line_and_move() {
     );
 }
 
+/// A short seeded match, played twice to show the seed fixes the games.
+const MATCH: &[&str] = &[
+    "match",
+    "chess",
+    "--a",
+    "engine:depth=2",
+    "--b",
+    "random",
+    "--games",
+    "4",
+    "--seed",
+    "1",
+    "--json",
+];
+
 #[test]
 fn match_against_random_ends_with_the_score() {
-    let o = menagerie(&[
-        "match",
-        "chess",
-        "--a",
-        "engine:depth=2",
-        "--b",
-        "random",
-        "--games",
-        "4",
-        "--seed",
-        "1",
-        "--json",
-    ]);
+    let o = menagerie(MATCH);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
@@ -263,19 +266,7 @@ fn match_against_random_ends_with_the_score() {
     let points: f64 = points.parse().unwrap();
     assert!(points >= 3.0, "{out}");
     // The same seed plays the same games.
-    let again = menagerie(&[
-        "match",
-        "chess",
-        "--a",
-        "engine:depth=2",
-        "--b",
-        "random",
-        "--games",
-        "4",
-        "--seed",
-        "1",
-        "--json",
-    ]);
+    let again = menagerie(MATCH);
     assert_eq!(stdout(&again), out);
 }
 
