@@ -9,6 +9,7 @@
 
 pub mod attacks;
 pub mod board;
+mod describe;
 pub mod fen;
 pub mod movegen;
 mod san;
@@ -236,5 +237,11 @@ impl Position for Chess {
     }
     fn perft(&self, depth: u32) -> u64 {
         self.perft_fast(depth)
+    }
+    fn turn_shape(&self, mv: Move) -> menagerie_core::TurnShape {
+        self.shape_of(mv)
+    }
+    fn piece_info(&self, sq: Square) -> Option<menagerie_core::PieceInfo> {
+        self.piece_info_at(sq)
     }
 }

@@ -169,10 +169,13 @@ pub fn run(args: MatchArgs) -> Result<(), VariantError> {
                 break o;
             }
             if g.ply() >= args.max_plies as usize {
-                break Outcome::draw(Termination::Rule(format!(
-                    "max-plies: adjudicated a draw after {} plies",
-                    args.max_plies
-                )));
+                break Outcome::draw(Termination::rule(
+                    "max-plies",
+                    format!(
+                        "max-plies: adjudicated a draw after {} plies",
+                        args.max_plies
+                    ),
+                ));
             }
             let white_to_move = g.turn() == Color::White;
             let player = if white_to_move == a_white {
@@ -185,7 +188,7 @@ pub fn run(args: MatchArgs) -> Result<(), VariantError> {
                 // An illegal move from an external engine loses the game, as in any arena.
                 break Outcome::win(
                     g.turn().other(),
-                    Termination::Rule(format!("forfeit: illegal move {mv}")),
+                    Termination::rule("forfeit", format!("forfeit: illegal move {mv}")),
                 );
             }
         };
