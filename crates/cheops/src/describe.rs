@@ -1,10 +1,10 @@
 //! Little Cheops for front ends: the shape of each turn (kind and squares), the pieces'
-//! names, the marks of every square (bastions, chairs, rooms, Castles and their owners,
+//! names (the piece file's role names: `king`, `prime-minister`, ...), the marks of every square (bastions, chairs, rooms, Castles and their owners,
 //! arrestees, Deputies), the position as each viewer may know it, and the rulebook's claims
 //! (the repetition choice R36, the fifty-round challenge R38). Only front ends and the
 //! core's `Game` call this; move generation never does.
 
-use crate::pieces::{CIVILIAN, DEPUTY};
+use crate::pieces::{CIVILIAN, DEPUTY, ROLE_NAMES};
 use crate::position::{cell_color, cell_role, sqb, CheopsMove, CheopsPosition, TurnKind};
 use menagerie_core::{
     BitBoard, ClaimRule, Color, Mark, Outcome, PieceInfo, Square, Termination, TurnKind as Kind,
@@ -84,7 +84,7 @@ impl CheopsPosition {
         if role == CIVILIAN && (self.known | self.papers).has(sqb(s.index())) {
             role = DEPUTY;
         }
-        let name = self.rules.table.def(role).name().to_lowercase();
+        let name = ROLE_NAMES.get(role).copied().unwrap_or("piece");
         Some(PieceInfo::new(name, cell_color(c), self.letter(c)))
     }
 

@@ -11,9 +11,13 @@ fn sq(s: u8) -> Square {
 }
 
 impl CypherPosition {
-    /// A step from `from` to `to`, capturing what stands on `to`.
+    /// A step from `from` to `to`, capturing the enemy man on `to` (a second half may land
+    /// where the first half's man stood: nothing is captured there).
     fn step_part(&self, from: u8, to: u8) -> TurnPart {
-        let captured = self.man_at(usize::from(to)).map(|_| sq(to));
+        let captured = self
+            .man_at(usize::from(to))
+            .filter(|&(color, _)| color != self.turn)
+            .map(|_| sq(to));
         TurnPart::step(sq(from), sq(to)).capturing(captured)
     }
 
