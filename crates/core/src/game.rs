@@ -42,6 +42,15 @@ pub struct Game<P: Position> {
     ending: Option<Outcome>,
     claims: Vec<MadeClaim>,
     viewer: Viewer,
+    /// In a view of a game with secrets: the choices the umpire offered (R36) at this ply.
+    offered: Option<(usize, Vec<P::Move>)>,
+}
+
+/// Where a game stands: over, waiting for a choice the rules offer, or going on.
+enum State<M> {
+    Over(Outcome),
+    Choices(Vec<M>),
+    Open,
 }
 
 /// The canonical and human text of `mv`, played from `pos`, as `viewer` may know it.
@@ -61,6 +70,7 @@ impl<P: Position> Game<P> {
             ending: None,
             claims: Vec::new(),
             viewer: Viewer::Umpire,
+            offered: None,
         }
     }
     /// The current position.
@@ -89,41 +99,76 @@ impl<P: Position> Game<P> {
     fn restricted(&self) -> bool {
         self.viewer != Viewer::Umpire && self.position().has_secrets()
     }
-    /// The turns the rules offer now in place of a history ending (R36), if any.
-    fn pending_choices(&self) -> Vec<P::Move> {
+    /// Where the game stands, computed once: an ending from outside first, then the
+    /// position's own, then history's (unless the rules offer a choice instead, R36), then
+    /// the endings the claims made force.
+    fn state(&self) -> State<P::Move> {
+        if let Some(e) = &self.ending {
+            return State::Over(e.clone());
+        }
+        if self.restricted() {
+            // A view knows only what the umpire announced when it was taken.
+            return match &self.offered {
+                Some((ply, moves)) if *ply == self.moves.len() => State::Choices(moves.clone()),
+                _ => State::Open,
+            };
+        }
         let pos = self.position();
-        if self.ending.is_some() || pos.outcome().is_some() {
-            return Vec::new();
+        if let Some(o) = pos.outcome_in_play(self.repetitions()) {
+            if pos.outcome().is_some() {
+                return State::Over(o);
+            }
+            let choices = pos.choices_instead_of(&o);
+            return if choices.is_empty() {
+                State::Over(o)
+            } else {
+                State::Choices(choices)
+            };
         }
-        match pos.outcome_in_play(self.repetitions()) {
-            Some(o) => pos.choices_instead_of(&o),
-            None => Vec::new(),
-        }
+        let ply = self.moves.len();
+        let forced = self.claims.iter().find_map(|c| {
+            let since = u32::try_from(ply - c.ply).unwrap_or(u32::MAX);
+            pos.claim_outcome(&c.code, since)
+        });
+        forced.map_or(State::Open, State::Over)
     }
-    /// The legal moves now (none once the game has ended; in a player's view of a game
-    /// with secrets, none unless it is that player's turn, and none for a spectator).
-    pub fn legal_moves(&self) -> Vec<P::Move> {
-        if self.outcome().is_some() {
-            return Vec::new();
-        }
+    /// The legal moves in `state` (none once over; in a player's view of a game with
+    /// secrets none unless it is that player's turn; none for a spectator there).
+    fn moves_in(&self, state: State<P::Move>) -> Vec<P::Move> {
         if self.restricted() && self.viewer != Viewer::Player(self.position().turn()) {
             return Vec::new();
         }
-        let choices = self.pending_choices();
-        if !choices.is_empty() {
-            return choices;
+        match state {
+            State::Over(_) => Vec::new(),
+            State::Choices(moves) => moves,
+            State::Open => {
+                let mut moves = Vec::new();
+                self.position().legal_moves(&mut moves);
+                moves
+            }
         }
-        let mut moves = Vec::new();
-        self.position().legal_moves(&mut moves);
-        moves
+    }
+    /// The turns the rules offer now in place of a history ending (R36), if any.
+    fn pending_choices(&self) -> Vec<P::Move> {
+        match self.state() {
+            State::Choices(moves) => moves,
+            _ => Vec::new(),
+        }
+    }
+    /// The legal moves now (none once the game has ended; at a repetition where the rules
+    /// offer a choice, the choice; in a player's view of a game with secrets, none unless it
+    /// is that player's turn, and none for a spectator).
+    pub fn legal_moves(&self) -> Vec<P::Move> {
+        self.moves_in(self.state())
     }
     /// Plays `mv` after checking that it is legal and the game is not over.
     pub fn push(&mut self, mv: P::Move) -> Result<(), MoveError> {
-        if let Some(o) = self.outcome() {
+        let state = self.state();
+        if let State::Over(o) = &state {
             return Err(MoveError::GameOver(o.to_string()));
         }
         let pos = self.position();
-        if !self.legal_moves().contains(&mv) {
+        if !self.moves_in(state).contains(&mv) {
             return Err(MoveError::Illegal {
                 text: pos.move_text(mv),
                 reason: "it is not a legal move in this position".into(),
@@ -198,23 +243,10 @@ impl<P: Position> Game<P> {
     /// claims made force. A view of a game with secrets reports the umpire's ending as it
     /// was when the view was taken.
     pub fn outcome(&self) -> Option<Outcome> {
-        if let Some(e) = &self.ending {
-            return Some(e.clone());
+        match self.state() {
+            State::Over(o) => Some(o),
+            _ => None,
         }
-        if self.restricted() {
-            return None;
-        }
-        let pos = self.position();
-        if let Some(o) = pos.outcome_in_play(self.repetitions()) {
-            if pos.outcome().is_some() || pos.choices_instead_of(&o).is_empty() {
-                return Some(o);
-            }
-        }
-        let ply = self.moves.len();
-        self.claims.iter().find_map(|c| {
-            let since = u32::try_from(ply - c.ply).unwrap_or(u32::MAX);
-            pos.claim_outcome(&c.code, since)
-        })
     }
     /// The ending decided from outside the position (resignation, agreement, time forfeit,
     /// adjudication), if any: what a record states beyond its moves.
@@ -328,12 +360,18 @@ impl<P: Position> Game<P> {
             g.viewer = viewer;
             return g;
         }
+        let (ending, offered) = match self.state() {
+            State::Over(o) => (Some(o), None),
+            State::Choices(moves) => (None, Some((self.moves.len(), moves))),
+            State::Open => (None, None),
+        };
         Game {
             positions: self.positions.iter().map(|p| p.seen_by(viewer)).collect(),
             moves: self.moves.clone(),
-            ending: self.outcome(),
+            ending,
             claims: self.claims.clone(),
             viewer,
+            offered,
         }
     }
     /// The turns played as `(canonical, human)` text, as this game's viewer may know them.

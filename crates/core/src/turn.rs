@@ -216,3 +216,46 @@ pub struct PartInfo {
     /// The promotion piece's letter.
     pub promotion: Option<String>,
 }
+
+#[cfg(all(test, feature = "serde"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_are_kebab_case_in_json() {
+        let all = [
+            TurnKind::Move,
+            TurnKind::Capture,
+            TurnKind::Promotion,
+            TurnKind::Castling,
+            TurnKind::EnPassant,
+            TurnKind::CombinedMove,
+            TurnKind::Infiltration,
+            TurnKind::Release,
+            TurnKind::Coup,
+            TurnKind::HopChain,
+            TurnKind::Arrest,
+            TurnKind::Appointment,
+            TurnKind::Inspection,
+            TurnKind::HallPromotion,
+            TurnKind::Abdication,
+            TurnKind::Claim,
+        ];
+        let json: Vec<String> = all
+            .iter()
+            .map(|k| serde_json::to_string(k).unwrap_or_default())
+            .collect();
+        assert_eq!(
+            json.join(","),
+            "\"move\",\"capture\",\"promotion\",\"castling\",\"en-passant\",\"combined-move\",\
+             \"infiltration\",\"release\",\"coup\",\"hop-chain\",\"arrest\",\"appointment\",\
+             \"inspection\",\"hall-promotion\",\"abdication\",\"claim\""
+        );
+        for k in all {
+            assert_eq!(
+                serde_json::to_string(&k).unwrap_or_default(),
+                format!("\"{}\"", k.code())
+            );
+        }
+    }
+}

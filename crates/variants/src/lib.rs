@@ -87,7 +87,10 @@ pub enum VariantError {
 pub trait AnyGame: Send {
     /// The variant id.
     fn variant(&self) -> &'static str;
-    /// The current position string.
+    /// The current position string: for a game seen by the umpire (an opened game), the
+    /// umpire's string with every secret (Little Cheops Imperial's sealed papers), which is
+    /// never for a player; a player gets [`AnyGame::view_fen`] or the `fen` of
+    /// [`AnyGame::view`], a spectator the `fen` of the spectator's view.
     fn fen(&self) -> String;
     /// The position string as `player` may see it (the umpire's [`AnyGame::fen`] hides
     /// nothing; games with hidden information hide the opponent's secrets).

@@ -402,6 +402,14 @@ fn the_repetition_choice_of_r36() {
         ]
     );
     assert!(g.push("a1b1").is_err(), "only the choice is offered");
+    // A view offers the umpire's choice to the player to move, nothing to the other.
+    let white = g.view(Viewer::Player(Color::White));
+    assert_eq!(white.legal_moves(), ["a1->m1", "draw"]);
+    assert_eq!(white.outcome(), None);
+    assert!(g
+        .view(Viewer::Player(Color::Black))
+        .legal_moves()
+        .is_empty());
     assert!(g.claim_by(Color::Black, "draw").is_err(), "White's choice");
     let mut abdicated = g.fork();
     abdicated.push("a1->m1").expect("the abdication");

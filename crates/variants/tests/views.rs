@@ -116,7 +116,11 @@ fn everything(g: &dyn AnyGame, texts: bool) -> Vec<String> {
     }
     // Endings from outside on a copy.
     let mut copy = g.fork();
-    out.push(format!("resign {:?} {:?}", copy.resign(Color::White), copy.outcome()));
+    out.push(format!(
+        "resign {:?} {:?}",
+        copy.resign(Color::White),
+        copy.outcome()
+    ));
     out
 }
 
@@ -196,7 +200,10 @@ fn compare_all(texts: bool) {
     let mut differing = 0;
     differing += compare(T15A, Color::Black, 6, &mut rng, texts);
     differing += compare(MIRRORED, Color::White, 6, &mut rng, texts);
-    assert!(differing >= 40, "only {differing} positions with different papers");
+    assert!(
+        differing >= 40,
+        "only {differing} positions with different papers"
+    );
 }
 
 #[test]
@@ -226,8 +233,14 @@ fn a_view_keeps_its_owners_papers_and_the_history() {
             .collect()
     };
     assert_eq!(white_papers(g.as_ref()), ["g5", "c11"]);
-    assert_eq!(white_papers(g.view(Viewer::Player(Color::White)).as_ref()), ["g5"]);
-    assert_eq!(white_papers(g.view(Viewer::Player(Color::Black)).as_ref()), ["c11"]);
+    assert_eq!(
+        white_papers(g.view(Viewer::Player(Color::White)).as_ref()),
+        ["g5"]
+    );
+    assert_eq!(
+        white_papers(g.view(Viewer::Player(Color::Black)).as_ref()),
+        ["c11"]
+    );
     assert!(white_papers(g.view(Viewer::Spectator).as_ref()).is_empty());
     let white = g.view(Viewer::Player(Color::White));
     let black = g.view(Viewer::Player(Color::Black));
@@ -242,9 +255,8 @@ fn a_view_keeps_its_owners_papers_and_the_history() {
     // Only the side to move is offered turns in a view; a spectator never.
     assert!(white.legal_moves().is_empty() && spectator.legal_moves().is_empty());
     assert_eq!(black.legal_moves(), g.legal_moves());
-    let canonical = |g: &dyn AnyGame| -> Vec<String> {
-        g.turns().into_iter().map(|t| t.canonical).collect()
-    };
+    let canonical =
+        |g: &dyn AnyGame| -> Vec<String> { g.turns().into_iter().map(|t| t.canonical).collect() };
     assert_eq!(canonical(black.as_ref()), canonical(g.as_ref()));
     let mut b = g.view(Viewer::Player(Color::Black));
     let mut w = g.view(Viewer::Player(Color::White));
