@@ -73,6 +73,20 @@ impl CheopsPosition {
         }
     }
 
+    /// The shape of `mv` as `viewer` is told it once played: an appointment's Civilian is
+    /// its owner's secret (§15), so others see an appointment with no square.
+    pub fn shape_seen_by(&self, mv: CheopsMove, viewer: Viewer) -> TurnShape {
+        let secret = mv.kind == TurnKind::Appoint
+            && self.rules.style == crate::rules::Style::Imperial
+            && viewer != Viewer::Umpire
+            && viewer != Viewer::Player(self.turn);
+        if secret {
+            TurnShape::bare(Kind::Appointment)
+        } else {
+            self.shape_of(mv)
+        }
+    }
+
     /// The piece on `s` with its name (`king`, `civilian`, ...): a Civilian this position
     /// knows to be a Deputy (known, or sealed papers it holds) is a `deputy`.
     pub fn piece_info_at(&self, s: Square) -> Option<PieceInfo> {

@@ -486,6 +486,13 @@ impl Position for CheopsPosition {
     fn turn_shape(&self, mv: CheopsMove) -> menagerie_core::TurnShape {
         self.shape_of(mv)
     }
+    fn turn_shape_seen_by(
+        &self,
+        mv: CheopsMove,
+        viewer: menagerie_core::Viewer,
+    ) -> menagerie_core::TurnShape {
+        self.shape_seen_by(mv, viewer)
+    }
     fn piece_info(&self, sq: Square) -> Option<menagerie_core::PieceInfo> {
         self.piece_info_at(sq)
     }

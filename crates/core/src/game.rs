@@ -44,6 +44,17 @@ pub struct Game<P: Position> {
     viewer: Viewer,
     /// In a view of a game with secrets: the choices the umpire offered (R36) at this ply.
     offered: Option<(usize, Vec<P::Move>)>,
+    /// In a view of a game with secrets: the turns played before the view was taken, as
+    /// the umpire told them to the viewer (texts and squares).
+    told: Vec<Told>,
+}
+
+/// A turn as the umpire tells it to one viewer: its texts and its squares.
+#[derive(Clone, Debug)]
+struct Told {
+    canonical: String,
+    human: String,
+    shape: TurnShape,
 }
 
 /// Where a game stands: over, waiting for a choice the rules offer, or going on.
@@ -71,6 +82,7 @@ impl<P: Position> Game<P> {
             claims: Vec::new(),
             viewer: Viewer::Umpire,
             offered: None,
+            told: Vec::new(),
         }
     }
     /// The current position.
@@ -229,6 +241,7 @@ impl<P: Position> Game<P> {
         self.positions.pop();
         let ply = self.moves.len();
         self.claims.retain(|c| c.ply <= ply);
+        self.told.truncate(ply);
         self.ending = None;
         Some(mv)
     }
@@ -355,6 +368,30 @@ impl<P: Position> Game<P> {
     /// turns (their texts as the viewer may know them, see [`Game::history_texts`]), the
     /// claims made, and the umpire's ending. Games with no secrets give a copy.
     pub fn view(&self, viewer: Viewer) -> Game<P> {
+        if self.restricted() {
+            // A view of a view knows no more than the view it is taken of, whoever looks.
+            let mut g = self.clone();
+            g.positions = self.positions.iter().map(|p| p.seen_by(viewer)).collect();
+            g.told = (0..self.moves.len())
+                .map(|i| {
+                    let (canonical, human) = self.history_text(i).unwrap_or_default();
+                    let shape = self.told.get(i).map_or_else(
+                        || self.positions[i].turn_shape(self.moves[i]),
+                        |t| t.shape.clone(),
+                    );
+                    Told {
+                        canonical,
+                        human,
+                        shape,
+                    }
+                })
+                .collect();
+            // Nobody becomes the umpire of a view.
+            if viewer != Viewer::Umpire {
+                g.viewer = viewer;
+            }
+            return g;
+        }
         if viewer == Viewer::Umpire || !self.position().has_secrets() {
             let mut g = self.clone();
             g.viewer = viewer;
@@ -365,6 +402,19 @@ impl<P: Position> Game<P> {
             State::Choices(moves) => (None, Some((self.moves.len(), moves))),
             State::Open => (None, None),
         };
+        let told = self
+            .positions
+            .iter()
+            .zip(&self.moves)
+            .map(|(p, &m)| {
+                let (canonical, human) = seen_texts(p, m, viewer);
+                Told {
+                    canonical,
+                    human,
+                    shape: p.turn_shape_seen_by(m, viewer),
+                }
+            })
+            .collect();
         Game {
             positions: self.positions.iter().map(|p| p.seen_by(viewer)).collect(),
             moves: self.moves.clone(),
@@ -372,38 +422,40 @@ impl<P: Position> Game<P> {
             claims: self.claims.clone(),
             viewer,
             offered,
+            told,
         }
     }
-    /// The turns played as `(canonical, human)` text, as this game's viewer may know them.
+    /// The turns played as `(canonical, human)` text, as this game's viewer may know them
+    /// (in a view, as the umpire told them; turns played on the view itself as its own
+    /// position writes them).
     pub fn history_texts(&self) -> Vec<(String, String)> {
-        self.positions
-            .iter()
-            .zip(&self.moves)
-            .map(|(p, &m)| self.texts(p, m))
+        (0..self.moves.len())
+            .filter_map(|i| self.history_text(i))
             .collect()
     }
     /// The text of turn `index` (0 the first), as this game's viewer may know it.
     pub fn history_text(&self, index: usize) -> Option<(String, String)> {
+        if let Some(t) = self.told.get(index) {
+            return Some((t.canonical.clone(), t.human.clone()));
+        }
         let mv = *self.moves.get(index)?;
-        Some(self.texts(&self.positions[index], mv))
-    }
-    fn texts(&self, pos: &P, mv: P::Move) -> (String, String) {
-        if self.viewer == Viewer::Umpire {
+        let pos = &self.positions[index];
+        Some(if self.viewer == Viewer::Umpire || self.restricted() {
+            // The umpire's own texts; a view's own turns, written by its own position.
             (pos.move_text(mv), pos.move_human(mv))
         } else {
             seen_texts(pos, mv, self.viewer)
-        }
+        })
     }
-    /// The shape of the last turn as the viewer may know it (no squares when its text is
-    /// hidden from the viewer), if any turn was played.
+    /// The shape of the last turn as the viewer may know it (an opponent's secret turn
+    /// without squares), if any turn was played.
     pub fn last_shape(&self) -> Option<TurnShape> {
-        let mv = *self.moves.last()?;
-        let pos = &self.positions[self.positions.len() - 2];
-        let shape = pos.turn_shape(mv);
-        if self.viewer != Viewer::Umpire && self.texts(pos, mv).0 != pos.move_text(mv) {
-            return Some(TurnShape::bare(shape.kind));
+        let index = self.moves.len().checked_sub(1)?;
+        if let Some(t) = self.told.get(index) {
+            return Some(t.shape.clone());
         }
-        Some(shape)
+        let mv = self.moves[index];
+        Some(self.positions[index].turn_shape_seen_by(mv, self.viewer))
     }
     /// The legal turns with their texts, kinds and squares, sorted by canonical text.
     pub fn turns(&self) -> Vec<TurnInfo> {

@@ -369,6 +369,13 @@ pub trait Position: Clone + Send + Sync + 'static {
         TurnShape::bare(TurnKind::Move)
     }
 
+    /// The shape of `mv` as `viewer` may know it once played: without squares where they
+    /// are the mover's secret (an opponent's appointment in Little Cheops Imperial). Call it
+    /// on the umpire's position. Default: [`Position::turn_shape`].
+    fn turn_shape_seen_by(&self, mv: Self::Move, _viewer: Viewer) -> TurnShape {
+        self.turn_shape(mv)
+    }
+
     /// The piece on `sq` for a board: its kind in the game's own words (lower case), its
     /// owner and its letter. Default: from [`Position::piece_char`], the letter as the kind.
     fn piece_info(&self, sq: Square) -> Option<PieceInfo> {

@@ -33,18 +33,12 @@ impl Rng {
 /// Everything a viewer can learn from `g` through the public `AnyGame` methods that
 /// return something, each as text. Methods that change the game are tried on copies.
 ///
-/// With `texts` false, the texts of turns already played (the history, the last turn's
-/// squares) are left out: they need Contract 4's `move_seen_by`.
+/// With `texts` false, the texts of turns already played (the history) are left out: they
+/// need Contract 4's `move_seen_by`.
 fn everything(g: &dyn AnyGame, texts: bool) -> Vec<String> {
     let geo = g.geometry();
     let json = |v: &dyn erased::Json| v.json();
-    let snap = |g: &dyn AnyGame| {
-        let mut s = g.snapshot();
-        if !texts {
-            s.last_turn.clear();
-        }
-        serde_json::to_string(&s).unwrap_or_default()
-    };
+    let snap = |g: &dyn AnyGame| serde_json::to_string(&g.snapshot()).unwrap_or_default();
     let mut out = vec![
         format!("variant {}", g.variant()),
         format!("fen {}", g.fen()),
