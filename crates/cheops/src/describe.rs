@@ -23,7 +23,7 @@ impl CheopsPosition {
     /// the arrested square and its room, the appointed, inspected or promoted piece, the
     /// King and the Duke of an abdication; a repetition draw is a claim with no squares.
     pub fn shape_of(&self, mv: CheopsMove) -> TurnShape {
-        let r = self.rules;
+        let r = self.rules();
         let promotion = mv.promotion().map(|p| r.table.def(p).letter);
         let (from, to) = (mv.from(), mv.to());
         match mv.kind {
@@ -106,7 +106,7 @@ impl CheopsPosition {
     /// the owner of an active one), an arrestee, a known Deputy, and a sealed Deputy where
     /// this position holds its papers (the umpire's, or its owner's view).
     pub fn marks_of(&self, s: Square) -> Vec<Mark> {
-        let r = self.rules;
+        let r = self.rules();
         let i = s.index();
         if i >= r.n * r.n {
             return Vec::new();
@@ -153,10 +153,10 @@ impl CheopsPosition {
     /// spectator none, the umpire all.
     pub fn seen_as(&self, viewer: Viewer) -> Self {
         match viewer {
-            Viewer::Umpire => *self,
+            Viewer::Umpire => Clone::clone(self),
             Viewer::Player(c) => self.view(c).into_position(),
             Viewer::Spectator => {
-                let mut seen = *self;
+                let mut seen = self.view(Color::White).into_position();
                 seen.papers = crate::rules::Bits::EMPTY;
                 seen
             }
