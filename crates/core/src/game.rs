@@ -42,8 +42,9 @@ pub struct Game<P: Position> {
     ending: Option<Outcome>,
     claims: Vec<MadeClaim>,
     viewer: Viewer,
-    /// In a view of a game with secrets: the choices the umpire offered (R36) at this ply.
-    offered: Option<(usize, Vec<P::Move>)>,
+    /// In a view of a game with secrets: the choices the umpire offered (R36) at this ply,
+    /// and the ending they stand in for.
+    offered: Option<(usize, Vec<P::Move>, Outcome)>,
     /// In a view of a game with secrets: the turns played before the view was taken, as
     /// the umpire told them to the viewer (texts and squares).
     told: Vec<Told>,
@@ -60,7 +61,7 @@ struct Told {
 /// Where a game stands: over, waiting for a choice the rules offer, or going on.
 enum State<M> {
     Over(Outcome),
-    Choices(Vec<M>),
+    Choices(Vec<M>, Outcome),
     Open,
 }
 
@@ -121,7 +122,9 @@ impl<P: Position> Game<P> {
         if self.restricted() {
             // A view knows only what the umpire announced when it was taken.
             return match &self.offered {
-                Some((ply, moves)) if *ply == self.moves.len() => State::Choices(moves.clone()),
+                Some((ply, moves, o)) if *ply == self.moves.len() => {
+                    State::Choices(moves.clone(), o.clone())
+                }
                 _ => State::Open,
             };
         }
@@ -134,7 +137,7 @@ impl<P: Position> Game<P> {
             return if choices.is_empty() {
                 State::Over(o)
             } else {
-                State::Choices(choices)
+                State::Choices(choices, o)
             };
         }
         let ply = self.moves.len();
@@ -152,7 +155,7 @@ impl<P: Position> Game<P> {
         }
         match state {
             State::Over(_) => Vec::new(),
-            State::Choices(moves) => moves,
+            State::Choices(moves, _) => moves,
             State::Open => {
                 let mut moves = Vec::new();
                 self.position().legal_moves(&mut moves);
@@ -163,7 +166,7 @@ impl<P: Position> Game<P> {
     /// The turns the rules offer now in place of a history ending (R36), if any.
     fn pending_choices(&self) -> Vec<P::Move> {
         match self.state() {
-            State::Choices(moves) => moves,
+            State::Choices(moves, _) => moves,
             _ => Vec::new(),
         }
     }
@@ -293,20 +296,20 @@ impl<P: Position> Game<P> {
     /// The claims that may be made now: the choice the rules offer at a repetition (R36,
     /// by the side to move), and the rulebook's claims not made yet (either player).
     pub fn claims(&self) -> Vec<Claim> {
-        if self.outcome().is_some() {
-            return Vec::new();
-        }
         let pos = self.position();
-        let mut out: Vec<Claim> = self
-            .pending_choices()
-            .into_iter()
-            .filter(|&m| pos.turn_shape(m).kind == TurnKind::Claim)
-            .map(|m| Claim {
-                code: pos.move_text(m),
-                sentence: pos.move_human(m),
-                by: Some(pos.turn()),
-            })
-            .collect();
+        let mut out: Vec<Claim> = match self.state() {
+            State::Over(_) => return Vec::new(),
+            State::Open => Vec::new(),
+            State::Choices(moves, ending) => moves
+                .into_iter()
+                .filter(|&m| pos.turn_shape(m).kind == TurnKind::Claim)
+                .map(|m| Claim {
+                    code: pos.move_text(m),
+                    sentence: format!("accept the ending: {}", ending.sentence()),
+                    by: Some(pos.turn()),
+                })
+                .collect(),
+        };
         for rule in pos.claim_rules() {
             if !self.claims.iter().any(|c| c.code == rule.code) {
                 out.push(Claim {
@@ -399,7 +402,7 @@ impl<P: Position> Game<P> {
         }
         let (ending, offered) = match self.state() {
             State::Over(o) => (Some(o), None),
-            State::Choices(moves) => (None, Some((self.moves.len(), moves))),
+            State::Choices(moves, o) => (None, Some((self.moves.len(), moves, o))),
             State::Open => (None, None),
         };
         let told = self

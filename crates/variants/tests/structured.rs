@@ -401,6 +401,11 @@ fn the_repetition_choice_of_r36() {
             ("challenge".to_string(), None)
         ]
     );
+    assert_eq!(
+        g.claims()[0].sentence,
+        "accept the ending: Draw by threefold repetition"
+    );
+    assert!(g.view(Viewer::Player(Color::Black)).claims().len() == 1);
     assert!(g.push("a1b1").is_err(), "only the choice is offered");
     // A view offers the umpire's choice to the player to move, nothing to the other.
     let white = g.view(Viewer::Player(Color::White));
