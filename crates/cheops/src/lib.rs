@@ -35,6 +35,7 @@ use menagerie_core::{
 };
 use pieces::{CIVILIAN, KING};
 use position::{cell_color, cell_role, sqb};
+use rules::Rules;
 
 /// The rule options the rulebook names as alternatives (defaults first).
 pub const OPTIONS: &[RuleOption] = &[
@@ -223,7 +224,7 @@ impl CheopsPosition {
     }
 
     fn describe_castle(&self, c: &Castle) -> String {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let corners: Vec<String> = r
             .corners(c.chair as usize)
             .iter()
@@ -286,7 +287,7 @@ fn perft_walk(pos: &CheopsPosition, depth: u32, buffers: &mut [Vec<CheopsMove>])
     }
     let mut total = 0;
     for mv in moves.iter() {
-        let mut next = *pos;
+        let mut next = pos.clone();
         next.apply(mv);
         total += perft_walk(&next, depth - 1, rest);
     }
@@ -435,7 +436,7 @@ impl Position for CheopsPosition {
         self.view(player).fen()
     }
     fn diagram_notes(&self) -> Vec<String> {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let mut notes = Vec::new();
         for c in self.castles() {
             notes.push(self.describe_castle(c));
@@ -496,44 +497,17 @@ pub fn piece_help(table: &PieceTable) -> Vec<String> {
     lines
 }
 
-/// The piece table that [`variants`] reads positions with, when one was installed.
-static INSTALLED_PIECES: std::sync::RwLock<Option<PieceTable>> = std::sync::RwLock::new(None);
-
-/// Makes every position read through [`variants`] use `table` (the command line's
-/// `--pieces <file>`: `use_pieces(load_pieces(&text)?)`). A [`VariantSpec`] holds a plain
-/// function, so the table cannot travel with it; the other constructors are unaffected.
-pub fn use_pieces(table: PieceTable) {
-    let mut guard = match INSTALLED_PIECES.write() {
-        Ok(g) => g,
-        Err(poisoned) => poisoned.into_inner(),
-    };
-    *guard = Some(table);
-}
-
-fn spec_read(
-    style: Style,
-    fen: &str,
-    options: &RuleOptions,
-) -> Result<CheopsPosition, PositionError> {
-    let guard = match INSTALLED_PIECES.read() {
-        Ok(g) => g,
-        Err(poisoned) => poisoned.into_inner(),
-    };
-    match guard.as_ref() {
-        Some(table) => CheopsPosition::from_fen_with_pieces(style, fen, table, options),
-        None => CheopsPosition::from_fen_with_options(style, fen, options),
-    }
-}
-
 fn spec_common(fen: &str, options: &RuleOptions) -> Result<CheopsPosition, PositionError> {
-    spec_read(Style::Common, fen, options)
+    CheopsPosition::from_fen_with_options(Style::Common, fen, options)
 }
 
 fn spec_imperial(fen: &str, options: &RuleOptions) -> Result<CheopsPosition, PositionError> {
-    spec_read(Style::Imperial, fen, options)
+    CheopsPosition::from_fen_with_options(Style::Imperial, fen, options)
 }
 
-/// Both styles, for the command line's variant registry.
+/// Both styles with the built-in pieces, for the variant registry. A game with a custom
+/// piece table is opened with [`CheopsPosition::from_fen_with_pieces`]: the table belongs to
+/// that game (its positions share it), never to the process.
 pub fn variants() -> Vec<VariantSpec<CheopsPosition>> {
     vec![
         VariantSpec {

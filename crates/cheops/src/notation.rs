@@ -3,13 +3,13 @@
 
 use crate::pieces::{class, CIVILIAN, DEPUTY, DUKE, PAWN};
 use crate::position::{cell_color, cell_role, sqb, CheopsMove, CheopsPosition, TurnKind, NONE};
-use crate::rules::Style;
+use crate::rules::{Rules, Style};
 use menagerie_core::{BitBoard, MoveError, Position};
 
 impl CheopsPosition {
     /// The machine form (§13.2): `e2e3`, `e8e9=Q`, `c4=Q`, `g5:g7@c10`, `appoint:g5`, ...
     pub fn machine_text(&self, mv: &CheopsMove) -> String {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let (from, to) = (r.name(mv.from as usize), r.name(mv.to as usize));
         let promo = |s: &mut String| {
             if mv.promo != NONE {
@@ -63,7 +63,7 @@ impl CheopsPosition {
 
     /// The recorder's action (§13.1) without the round: `Q f1Xf7`, `D g5:1:g7 N(c10)`, ...
     pub fn recorder_action(&self, mv: &CheopsMove) -> String {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let (from, to) = (r.name(mv.from as usize), r.name(mv.to as usize));
         let promo = || {
             if mv.promo != NONE {
@@ -197,7 +197,7 @@ impl CheopsPosition {
             text: text.to_string(),
             reason,
         };
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let me = self.turn;
         let lower = action.to_ascii_lowercase();
         let sq = |t: &str| r.geometry.parse_square(t).ok().map(|s| s.index());

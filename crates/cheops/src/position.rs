@@ -2,7 +2,7 @@
 //! papers; move generation and the order of events inside a turn (rulebook §7 to §11, §16).
 
 use crate::pieces::{class, CIVILIAN, DEPUTY, DUKE, KING};
-use crate::rules::{Bits, Rules};
+use crate::rules::{Bits, Rules, RulesRef};
 use menagerie_core::{BitBoard, Color, Square};
 
 /// Squares on the largest board.
@@ -114,9 +114,9 @@ impl Castle {
 }
 
 /// The umpire's position of a Little Cheops game, Common or Imperial.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct CheopsPosition {
-    pub(crate) rules: &'static Rules,
+    pub(crate) rules: RulesRef,
     pub(crate) board: [u8; MAX_SQUARES],
     pub(crate) occ: [Bits; 2],
     /// Known Deputies (revealed or compromised).
@@ -161,8 +161,8 @@ pub(crate) fn sqb(s: usize) -> Square {
 
 impl CheopsPosition {
     /// The compiled rules (style, piece table, options).
-    pub fn rules(&self) -> &'static Rules {
-        self.rules
+    pub fn rules(&self) -> &RulesRef {
+        &self.rules
     }
 
     /// The Castles, in chair order.
@@ -187,7 +187,7 @@ impl CheopsPosition {
     /// Whether `s` is in the halls of the Castle with chair `chair`.
     #[inline(always)]
     pub(crate) fn in_halls(&self, chair: usize, s: usize) -> bool {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let df = (r.file[s] - r.file[chair]).abs();
         let dr = (r.rank[s] - r.rank[chair]).abs();
         df + dr <= 1
@@ -244,7 +244,7 @@ impl CheopsPosition {
 
     /// Recomputes the bastions and the arrestees from the Castles and the board.
     pub(crate) fn refresh(&mut self) {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let mut bastions = Bits::EMPTY;
         let mut frozen = Bits::EMPTY;
         for c in &self.castles[..self.ncastles as usize] {
@@ -275,7 +275,7 @@ impl CheopsPosition {
     /// Whether the piece on `s` is not active, judged on the Castles as they stand now
     /// (used inside a turn, before [`Self::refresh`]).
     fn frozen_now(&self, s: usize) -> bool {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         self.castles[..self.ncastles as usize].iter().any(|c| {
             r.corners(c.chair as usize).contains(&s)
                 || (c.active && self.in_halls(c.chair as usize, s) && self.is_arrestee_of(c, s))
@@ -319,7 +319,7 @@ impl CheopsPosition {
         if !rect || self.rules.settings.leap_landing_only {
             return closed.has(sqb(b));
         }
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let (f0, f1) = (r.file[a].min(r.file[b]), r.file[a].max(r.file[b]));
         let (r0, r1) = (r.rank[a].min(r.rank[b]), r.rank[a].max(r.rank[b]));
         for rr in r0..=r1 {
@@ -366,7 +366,7 @@ impl CheopsPosition {
     /// Whether the active piece `c` on `s` attacks `t` (7.5): it could capture a capturable
     /// enemy piece there, with every blocking and Castle rule.
     pub(crate) fn attacks(&self, s: usize, c: u8, t: usize) -> bool {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let role = self.move_role(s, c);
         let color = cell_color(c);
         let passes = r.is(role, class::PASSES_CASTLES);
@@ -462,7 +462,7 @@ impl CheopsPosition {
     /// Every candidate turn of the side to move except abdication, before the check test.
     pub(crate) fn candidates(&self, out: &mut Vec<CheopsMove>) {
         let me = self.turn;
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let mut pieces = self.occ[me.index()] & !self.frozen;
         while let Some(s) = pieces.pop_first() {
             let s = s.index();
@@ -485,7 +485,7 @@ impl CheopsPosition {
     }
 
     fn gen_betza(&self, s: usize, c: u8, role: usize, out: &mut Vec<CheopsMove>) {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let me = self.turn;
         let passes = r.is(role, class::PASSES_CASTLES);
         let closed = self.closed_for(s, passes);
@@ -555,7 +555,7 @@ impl CheopsPosition {
     /// Emits a move from `s` to `t`, with the promotion choices where one is due (8.1, 8.2 b).
     #[inline(always)]
     fn emit(&self, s: usize, t: usize, c: u8, capture: bool, out: &mut Vec<CheopsMove>) {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let role = cell_role(c);
         let mut mv = CheopsMove::new(TurnKind::Move, s, t);
         if r.is(role, class::PROMOTES) {
@@ -588,7 +588,7 @@ impl CheopsPosition {
         if !before {
             return false;
         }
-        let mut after = *self;
+        let mut after = self.clone();
         after.apply(&mv);
         after
             .castles()
@@ -598,7 +598,7 @@ impl CheopsPosition {
 
     /// Hop chains (7.3) and arrests (10.5) of the hopping piece on `s`.
     fn gen_hops(&self, s: usize, role: usize, out: &mut Vec<CheopsMove>) {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let passes = r.is(role, class::PASSES_CASTLES);
         let arrests = r.is(role, class::ARREST);
         let act_bastions = self.active_bastions();
@@ -628,7 +628,7 @@ impl CheopsPosition {
         visited: &mut Bits,
         out: &mut Vec<CheopsMove>,
     ) {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let me = self.turn;
         // Castle rules are judged from the square each hop starts from (7.3).
         let closed = self.closed_for(cur, passes);
@@ -659,7 +659,7 @@ impl CheopsPosition {
             if arrests && self.arrestable(mid, me) {
                 let mut pending = *mv;
                 pending.room = ARREST_PENDING;
-                let mut sim = *self;
+                let mut sim = self.clone();
                 sim.apply(&pending);
                 for castle in sim.castles() {
                     if !castle.active || castle.owner != me {
@@ -698,7 +698,7 @@ impl CheopsPosition {
     }
 
     fn gen_hall_promotions(&self, out: &mut Vec<CheopsMove>) {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         for c in self.active_castles() {
             if c.owner != self.turn || c.entitled == 0 {
                 continue;
@@ -756,7 +756,7 @@ impl CheopsPosition {
     /// Whether playing `mv` leaves the mover's King safe (7.5).
     #[inline]
     pub(crate) fn is_legal(&self, mv: &CheopsMove) -> bool {
-        let mut next = *self;
+        let mut next = self.clone();
         next.apply(mv);
         !next.in_check(self.turn)
     }
@@ -801,7 +801,7 @@ impl CheopsPosition {
     /// Whether a Civilian on `from` could step to `to` (a Deputy's move that a Civilian
     /// could not make compromises it, 10.3).
     fn civilian_could(&self, from: usize, to: usize) -> bool {
-        let mut probe = *self;
+        let mut probe = self.clone();
         probe.papers.clear(sqb(from));
         probe.known.clear(sqb(from));
         let mut moves = Vec::new();
@@ -816,7 +816,6 @@ impl CheopsPosition {
 
     /// Plays `mv` with all its consequences, without the check test.
     pub(crate) fn apply(&mut self, mv: &CheopsMove) {
-        let r = self.rules;
         let me = self.turn;
         let mut changed = [usize::MAX; 4];
         let mut nchanged = 0;
@@ -837,14 +836,14 @@ impl CheopsPosition {
                     reset = true;
                 }
                 if self.papers.has(sqb(from))
-                    && !r.deputy_steps_like_civilian
+                    && !self.rules.deputy_steps_like_civilian
                     && !self.civilian_could(from, to)
                 {
                     self.papers.clear(sqb(from));
                     self.known.set(sqb(from));
                 }
                 self.relocate(from, to);
-                if r.is(role, class::PROMOTES) {
+                if self.rules.is(role, class::PROMOTES) {
                     reset = true;
                 }
                 if mv.promo != NONE {
@@ -853,7 +852,7 @@ impl CheopsPosition {
                 if role == KING {
                     self.kings[me.index()] = to as u8;
                 }
-                moved = Some((from, to, r.is(role, class::NOBILITY)));
+                moved = Some((from, to, self.rules.is(role, class::NOBILITY)));
                 changed[0] = from;
                 changed[1] = to;
                 nchanged = 2;
@@ -876,7 +875,7 @@ impl CheopsPosition {
                 if role == KING {
                     self.kings[me.index()] = to as u8;
                 }
-                moved = Some((from, to, r.is(role, class::NOBILITY)));
+                moved = Some((from, to, self.rules.is(role, class::NOBILITY)));
                 changed[0] = from;
                 changed[1] = to;
                 nchanged = 2;
@@ -953,7 +952,7 @@ impl CheopsPosition {
                 self.castles[i] = c;
             }
         }
-        if r.style == crate::rules::Style::Imperial {
+        if self.rules.style == crate::rules::Style::Imperial {
             // 3. Formation (9.2).
             self.form_castles(&changed[..nchanged]);
             // 4. Activation (9.3).
@@ -963,9 +962,12 @@ impl CheopsPosition {
                 if !c.active && self.board[chair] != 0 {
                     let owner = cell_color(self.board[chair]);
                     let mut entitled = 0;
-                    for (j, h) in r.halls(chair).into_iter().enumerate() {
+                    for (j, h) in self.rules.halls(chair).into_iter().enumerate() {
                         let p = self.board[h];
-                        if p != 0 && cell_color(p) == owner && r.is(cell_role(p), class::PROMOTES) {
+                        if p != 0
+                            && cell_color(p) == owner
+                            && self.rules.is(cell_role(p), class::PROMOTES)
+                        {
                             entitled |= 1 << j;
                         }
                     }
@@ -1006,7 +1008,7 @@ impl CheopsPosition {
 
     /// The entitled Pawns of active Castle `c` after the turn's move (8.2 a).
     fn follow_entitled(&self, c: &Castle, moved: Option<(usize, usize, bool)>) -> u8 {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let halls = r.halls(c.chair as usize);
         let owners_pawn = |s: usize| {
             let p = self.board[s];
@@ -1038,17 +1040,16 @@ impl CheopsPosition {
     /// Forms the Castles completed by the turn (9.2): only foundations with a corner on a
     /// changed square, the lower chair first when two overlap.
     fn form_castles(&mut self, changed: &[usize]) {
-        let r = self.rules;
         let mut chairs = [usize::MAX; 16];
         let mut n = 0;
         for &s in changed {
             if s == usize::MAX {
                 continue;
             }
-            let (f, rk) = (r.file[s] as i32, r.rank[s] as i32);
+            let (f, rk) = (self.rules.file[s] as i32, self.rules.rank[s] as i32);
             for (dx, dy) in [(-1, -1), (1, -1), (-1, 1), (1, 1)] {
-                if let Some(ch) = r.sq(f + dx, rk + dy) {
-                    if r.chair_ok(ch) && !chairs[..n].contains(&ch) {
+                if let Some(ch) = self.rules.sq(f + dx, rk + dy) {
+                    if self.rules.chair_ok(ch) && !chairs[..n].contains(&ch) {
                         chairs[n] = ch;
                         n += 1;
                     }
@@ -1068,7 +1069,7 @@ impl CheopsPosition {
 
     /// Whether the block around `chair` shares a square with an existing Castle's block.
     pub(crate) fn overlaps_castle(&self, chair: usize) -> bool {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         self.castles().iter().any(|c| {
             let o = c.chair as usize;
             (r.file[o] - r.file[chair]).abs() <= 2 && (r.rank[o] - r.rank[chair]).abs() <= 2
@@ -1078,7 +1079,7 @@ impl CheopsPosition {
     /// Whether the corners around `chair` hold two Rooks and two pillars of one colour,
     /// all active (arrestees cannot be pillars) when `active_only`.
     pub(crate) fn pattern_at(&self, chair: usize, active_only: bool) -> bool {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let corners = r.corners(chair);
         let first = self.board[corners[0]];
         if first == 0 {

@@ -120,7 +120,7 @@ fn umpire_moves_equal_the_movers_view_everywhere() {
                 }
                 checked += 1;
                 for m in q.moves() {
-                    let mut r = *q;
+                    let mut r = q.clone();
                     r.play(m);
                     next.push(r);
                 }

@@ -83,7 +83,7 @@ fn print_board(
 
 /// Runs `play`.
 pub fn run(args: PlayArgs) -> Result<(), VariantError> {
-    let variant = find(&args.game.variant)?;
+    let variant = crate::variant_of(&args.game)?;
     let white = PlayerSpec::parse(&args.white)?;
     let black = PlayerSpec::parse(&args.black)?;
     let default = Limits::movetime(args.movetime.max(1));
