@@ -399,7 +399,10 @@ impl Position for CheopsPosition {
         self.machine_text(&mv)
     }
     fn move_human(&self, mv: CheopsMove) -> String {
-        self.recorder_text(&mv)
+        self.recorder_action(&mv)
+    }
+    fn move_seen_by(&self, mv: CheopsMove, viewer: Option<Color>) -> (String, String) {
+        self.seen_texts(&mv, viewer)
     }
     fn parse_move(&self, text: &str) -> Result<CheopsMove, MoveError> {
         self.read_move(text)

@@ -999,9 +999,15 @@ impl CheopsPosition {
             self.papers &= !mine;
         }
         // 8. Clocks (7, legality, is the caller's test).
-        self.halfmove = if reset { 0 } else { self.halfmove + 1 };
+        // The counters stop at their largest value rather than wrap: the string written
+        // then still reads back (its parser takes any u32).
+        self.halfmove = if reset {
+            0
+        } else {
+            self.halfmove.saturating_add(1)
+        };
         if me == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.turn = me.other();
     }

@@ -5,7 +5,7 @@ use crate::players::{build, Player, PlayerSpec};
 use crate::record::{self, fmt_points, points};
 use crate::GameArgs;
 use menagerie_core::{Color, Outcome, RuleOptions, Termination};
-use menagerie_variants::{find, AnyGame, Limits, Variant, VariantError};
+use menagerie_variants::{AnyGame, Limits, Variant, VariantError};
 use std::io::{BufRead, Write};
 
 /// Options of `menagerie play`.

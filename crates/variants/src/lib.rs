@@ -111,6 +111,10 @@ pub trait AnyGame: Send {
     fn history(&self) -> Vec<(String, String)>;
     /// The moves played so far in canonical text (cheaper than [`AnyGame::history`]).
     fn history_canonical(&self) -> Vec<String>;
+    /// The moves played so far as `(canonical, human)` pairs as `viewer` may know them
+    /// (`None`: a spectator; see [`Position::move_seen_by`]): for records, move lists and
+    /// announcements shown to a player. [`AnyGame::history`] is the umpire's.
+    fn history_seen_by(&self, viewer: Option<Color>) -> Vec<(String, String)>;
     /// How many moves (plies) have been played.
     fn ply(&self) -> usize;
     /// The ending, counting history (repetition, move counts), if the game is over.
@@ -235,6 +239,14 @@ impl<P: Position, E: Evaluator<P> + Clone + 'static> AnyGame for DynGame<P, E> {
             .iter()
             .zip(self.game.moves())
             .map(|(p, &m)| p.move_text(m))
+            .collect()
+    }
+    fn history_seen_by(&self, viewer: Option<Color>) -> Vec<(String, String)> {
+        self.game
+            .positions()
+            .iter()
+            .zip(self.game.moves())
+            .map(|(p, &m)| p.move_seen_by(m, viewer))
             .collect()
     }
     fn ply(&self) -> usize {
