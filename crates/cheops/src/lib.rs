@@ -17,10 +17,18 @@
 
 #![warn(missing_docs)]
 
+mod abdication;
+mod attack_and_check;
+mod castles;
+mod deputies;
 pub mod fen;
+mod hops;
+mod moves_and_captures;
 pub mod notation;
+mod order_of_events;
 pub mod pieces;
 pub mod position;
+mod promotion;
 pub mod rules;
 pub mod view;
 
