@@ -3,6 +3,25 @@
 //! promotion, abdication, Castles, sealed Deputies, arrests, and the umpire's hidden
 //! information with a view for each player.
 //!
+//! Where each rule is coded (rulebook section -> file):
+//!
+//! | rulebook | file |
+//! |---|---|
+//! | §4 pieces, §5 Betza notation (pieces as data) | `pieces.rs`; compiled per game in `rules.rs` |
+//! | §6 setups, §14 position strings | `lib.rs` (starts), `fen.rs` |
+//! | 7.1 kinds of turn, 7.4 who moves | `position.rs` (`candidates`, `generate`) |
+//! | 7.2 moving and capturing, the Master's screen | `moves_and_captures.rs` |
+//! | 7.3 jumps (hop chains), 10.5 arrest | `hops.rs` |
+//! | 7.5 attack, check and legal turns | `attack_and_check.rs` |
+//! | §8 promotion (last rank, in the halls) | `promotion.rs` |
+//! | §9 Castles: formation, activation, keeping, Castle Effect, arrestees | `castles.rs` |
+//! | §10 Deputies: appointment, inspection, revealed and compromised | `deputies.rs` |
+//! | §11 abdication | `abdication.rs` |
+//! | §12 end of the game | `endings.rs`, and `outcome` in `lib.rs` |
+//! | §13 notation (machine form, recorder notation, reading them) | `notation.rs` |
+//! | §15 hidden information: a player's view, what each viewer is told | `view.rs`, `notation.rs` (`seen_texts`) |
+//! | §16 order of events inside one turn | `order_of_events.rs` |
+//!
 //! Readings where the rulebook leaves a point open (each also noted where it is coded):
 //! * C2 lists what a bastion of an active Castle may not be (captured, a screen, hopped);
 //!   a leap by a piece inside the Castle across its own bastion is allowed (R9's rectangle
@@ -21,6 +40,7 @@ mod abdication;
 mod attack_and_check;
 mod castles;
 mod deputies;
+mod endings;
 pub mod fen;
 mod hops;
 mod moves_and_captures;
@@ -41,7 +61,6 @@ use menagerie_core::{
     BitBoard, Color, Geometry, MoveError, Outcome, Position, PositionError, RuleOption,
     RuleOptions, Square, Termination, VariantSpec,
 };
-use pieces::{CIVILIAN, KING};
 use position::{cell_color, cell_role, sqb};
 use rules::Rules;
 
@@ -163,56 +182,6 @@ impl CheopsPosition {
     /// The squares of the sealed Deputies (the umpire's papers).
     pub fn papers(&self) -> Vec<Square> {
         self.papers.iter().collect()
-    }
-
-    /// The turns offered at a third repetition where an abdication is possible (12.2, R36):
-    /// each abdication that leaves the new King safe, and `draw`. Empty when no Duke could
-    /// take over (then the repetition is simply a draw).
-    pub fn repetition_choices(&self) -> Vec<CheopsMove> {
-        let mut out = Vec::new();
-        self.gen_abdications(&mut out);
-        if !out.is_empty() {
-            out.push(CheopsMove::new(TurnKind::Draw, 0, 0));
-        }
-        out
-    }
-
-    /// Plays one of [`Self::repetition_choices`] (the core's `Game` offers only ordinary
-    /// turns, so a front end calls this at a third repetition).
-    pub fn play_repetition_choice(&mut self, mv: CheopsMove) -> Result<(), MoveError> {
-        if !self.repetition_choices().contains(&mv) {
-            return Err(MoveError::Illegal {
-                text: self.machine_text(&mv),
-                reason: "it is not one of the choices at a repetition (12.2)".into(),
-            });
-        }
-        self.apply(&mv);
-        Ok(())
-    }
-
-    /// The fifty-round challenge (12.2, R38): given how many turns ago the challenge was made,
-    /// the draw it forces if the count has run out (from the later of the challenge and the
-    /// last Pawn move, capture or arrest).
-    pub fn challenge_outcome(&self, turns_since_challenge: u32) -> Option<Outcome> {
-        let count = self.halfmove.min(turns_since_challenge);
-        (count >= self.rules.settings.challenge_turns && self.outcome().is_none()).then(|| {
-            Outcome::draw(Termination::Rule(
-                "fifty-round challenge: no Pawn move, capture or arrest since the challenge to mate".into(),
-            ))
-        })
-    }
-
-    /// The automatic minimal-strength draw (R39): neither side has anything but its King,
-    /// Civilians, Deputies and bastions.
-    pub fn minimal_strength(&self) -> bool {
-        let mut pieces = (self.occ[0] | self.occ[1]) & !self.bastions;
-        while let Some(s) = pieces.pop_first() {
-            let role = cell_role(self.board[s.index()]);
-            if role != KING && role != CIVILIAN {
-                return false;
-            }
-        }
-        true
     }
 
     /// What `player` may see: the public string, that player's own papers, and the turns
