@@ -297,114 +297,171 @@ impl CheopsPosition {
             text: text.to_string(),
             reason,
         };
-        let r: &Rules = &self.rules;
-        let me = self.turn;
         let lower = action.to_ascii_lowercase();
-        let sq = |t: &str| r.geometry.parse_square(t).ok().map(|s| s.index());
-        let imperial = r.style == Style::Imperial;
         if lower == "draw" {
             return illegal("a draw can be accepted only at a third repetition where an abdication was possible (12.2)".into());
         }
         if let Some(rest) = lower.strip_prefix("appoint:") {
-            if !imperial {
-                return illegal(
-                    "there are no Castles, so no appointments, in the Common style (R29)".into(),
-                );
-            }
-            let king = self.kings[me.index()];
-            if !self
-                .castles()
-                .iter()
-                .any(|c| c.active && c.owner == me && c.chair == king)
-            {
-                return illegal(
-                    "only a King on the chair of a Castle his side holds may appoint (10.1)".into(),
-                );
-            }
-            return match sq(rest) {
-                Some(s) if self.appointable(me).has(sqb(s)) => {
-                    illegal("your King would be in check (7.5)".into())
-                }
-                Some(s) => illegal(format!(
-                    "{} holds no active Civilian of yours that is not already a Deputy (10.1)",
-                    r.name(s)
-                )),
-                None => syntax(text, "appoint: needs a square"),
-            };
+            return self.why_no_appointment(text, rest);
         }
         if let Some(rest) = lower.strip_prefix("inspect:") {
-            if !imperial {
-                return illegal(
-                    "there are no Deputies, so no inspections, in the Common style (R29)".into(),
-                );
-            }
-            let Some(t) = sq(rest.trim_end_matches("=d").trim_end_matches("=c")) else {
-                return syntax(text, "inspect: needs a square");
-            };
-            let c = self.board[t];
-            if c == 0
-                || cell_color(c) == me
-                || cell_role(c) != CIVILIAN
-                || self.known.has(sqb(t))
-                || self.bastions.has(sqb(t))
-            {
-                return illegal(format!(
-                    "{} holds no enemy piece that looks like a Civilian (10.2)",
-                    r.name(t)
-                ));
-            }
-            if !self.attacked_by(me, t) {
-                return illegal(format!(
-                    "none of your active pieces attacks {} (10.2)",
-                    r.name(t)
-                ));
-            }
-            return illegal("your King would be in check (7.5)".into());
+            return self.why_no_inspection(text, rest);
         }
-        if let Some((a, b)) = lower.split_once("->") {
-            let (Some(_), Some(d)) = (sq(a), sq(b)) else {
-                return syntax(text, "an abdication is written king square -> Duke square");
-            };
-            let c = self.board[d];
-            if c == 0 || cell_color(c) != me || cell_role(c) != DUKE {
-                return illegal(format!(
-                    "{} holds no Duke of yours to take over (11)",
-                    r.name(d)
-                ));
-            }
-            let mut cands = Vec::new();
-            self.candidates(&mut cands);
-            if cands.iter().any(|m| self.is_legal(m)) {
-                return illegal("a King may abdicate only when no other turn is legal (11)".into());
-            }
-            return illegal("the new King would be in check (11)".into());
+        if let Some((king, duke)) = lower.split_once("->") {
+            return self.why_no_abdication(text, king, duke);
         }
         if lower.contains(':') {
-            let first = lower.split(':').next().unwrap_or("");
-            let Some(s) = sq(first) else {
-                return syntax(text, "a hop chain starts with a square");
-            };
-            if !imperial {
-                return illegal(
-                    "there are no Deputies, so no hops, in the Common style (R29)".into(),
-                );
-            }
-            let c = self.board[s];
-            if c == 0 || cell_color(c) != me {
-                return illegal(format!("there is no piece of yours on {}", r.name(s)));
-            }
-            if !r.is(self.move_role(s, c), class::HOP) {
-                return illegal(format!(
-                    "the piece on {} cannot hop: only a Deputy hops (7.3)",
-                    r.name(s)
-                ));
-            }
-            return illegal("that chain breaks the hop rules (7.3: adjacent piece, empty landing, no square twice, no active Castle crossed) or the arrest rules (10.5)".into());
+            return self.why_no_hop(text, &lower);
         }
+        self.why_no_move(text, &lower)
+    }
+
+    /// Why `appoint:<rest>` is not a legal turn (10.1).
+    fn why_no_appointment(&self, text: &str, rest: &str) -> MoveError {
+        let illegal = |reason: String| MoveError::Illegal {
+            text: text.to_string(),
+            reason,
+        };
+        let r: &Rules = &self.rules;
+        let me = self.turn;
+        let sq = |t: &str| r.geometry.parse_square(t).ok().map(|s| s.index());
+        let imperial = r.style == Style::Imperial;
+        if !imperial {
+            return illegal(
+                "there are no Castles, so no appointments, in the Common style (R29)".into(),
+            );
+        }
+        let king = self.kings[me.index()];
+        if !self
+            .castles()
+            .iter()
+            .any(|c| c.active && c.owner == me && c.chair == king)
+        {
+            return illegal(
+                "only a King on the chair of a Castle his side holds may appoint (10.1)".into(),
+            );
+        }
+        match sq(rest) {
+            Some(s) if self.appointable(me).has(sqb(s)) => {
+                illegal("your King would be in check (7.5)".into())
+            }
+            Some(s) => illegal(format!(
+                "{} holds no active Civilian of yours that is not already a Deputy (10.1)",
+                r.name(s)
+            )),
+            None => syntax(text, "appoint: needs a square"),
+        }
+    }
+
+    /// Why `inspect:<rest>` is not a legal turn (10.2).
+    fn why_no_inspection(&self, text: &str, rest: &str) -> MoveError {
+        let illegal = |reason: String| MoveError::Illegal {
+            text: text.to_string(),
+            reason,
+        };
+        let r: &Rules = &self.rules;
+        let me = self.turn;
+        let sq = |t: &str| r.geometry.parse_square(t).ok().map(|s| s.index());
+        let imperial = r.style == Style::Imperial;
+        if !imperial {
+            return illegal(
+                "there are no Deputies, so no inspections, in the Common style (R29)".into(),
+            );
+        }
+        let Some(t) = sq(rest.trim_end_matches("=d").trim_end_matches("=c")) else {
+            return syntax(text, "inspect: needs a square");
+        };
+        let c = self.board[t];
+        if c == 0
+            || cell_color(c) == me
+            || cell_role(c) != CIVILIAN
+            || self.known.has(sqb(t))
+            || self.bastions.has(sqb(t))
+        {
+            return illegal(format!(
+                "{} holds no enemy piece that looks like a Civilian (10.2)",
+                r.name(t)
+            ));
+        }
+        if !self.attacked_by(me, t) {
+            return illegal(format!(
+                "none of your active pieces attacks {} (10.2)",
+                r.name(t)
+            ));
+        }
+        illegal("your King would be in check (7.5)".into())
+    }
+
+    /// Why the abdication `a->b` is not a legal turn (11).
+    fn why_no_abdication(&self, text: &str, a: &str, b: &str) -> MoveError {
+        let illegal = |reason: String| MoveError::Illegal {
+            text: text.to_string(),
+            reason,
+        };
+        let r: &Rules = &self.rules;
+        let me = self.turn;
+        let sq = |t: &str| r.geometry.parse_square(t).ok().map(|s| s.index());
+        let (Some(_), Some(d)) = (sq(a), sq(b)) else {
+            return syntax(text, "an abdication is written king square -> Duke square");
+        };
+        let c = self.board[d];
+        if c == 0 || cell_color(c) != me || cell_role(c) != DUKE {
+            return illegal(format!(
+                "{} holds no Duke of yours to take over (11)",
+                r.name(d)
+            ));
+        }
+        let mut cands = Vec::new();
+        self.candidates(&mut cands);
+        if cands.iter().any(|m| self.is_legal(m)) {
+            return illegal("a King may abdicate only when no other turn is legal (11)".into());
+        }
+        illegal("the new King would be in check (11)".into())
+    }
+
+    /// Why the hop chain `lower` is not a legal turn (7.3, 10.5).
+    fn why_no_hop(&self, text: &str, lower: &str) -> MoveError {
+        let illegal = |reason: String| MoveError::Illegal {
+            text: text.to_string(),
+            reason,
+        };
+        let r: &Rules = &self.rules;
+        let me = self.turn;
+        let sq = |t: &str| r.geometry.parse_square(t).ok().map(|s| s.index());
+        let imperial = r.style == Style::Imperial;
+        let first = lower.split(':').next().unwrap_or("");
+        let Some(s) = sq(first) else {
+            return syntax(text, "a hop chain starts with a square");
+        };
+        if !imperial {
+            return illegal("there are no Deputies, so no hops, in the Common style (R29)".into());
+        }
+        let c = self.board[s];
+        if c == 0 || cell_color(c) != me {
+            return illegal(format!("there is no piece of yours on {}", r.name(s)));
+        }
+        if !r.is(self.move_role(s, c), class::HOP) {
+            return illegal(format!(
+                "the piece on {} cannot hop: only a Deputy hops (7.3)",
+                r.name(s)
+            ));
+        }
+        illegal("that chain breaks the hop rules (7.3: adjacent piece, empty landing, no square twice, no active Castle crossed) or the arrest rules (10.5)".into())
+    }
+
+    /// Why the move or promotion `lower` is not a legal turn (7.2, 7.5, §8, §9).
+    fn why_no_move(&self, text: &str, lower: &str) -> MoveError {
+        let illegal = |reason: String| MoveError::Illegal {
+            text: text.to_string(),
+            reason,
+        };
+        let r: &Rules = &self.rules;
+        let me = self.turn;
+        let sq = |t: &str| r.geometry.parse_square(t).ok().map(|s| s.index());
         // from-to, with an optional promotion; or a promotion in the halls.
         let (body, promo) = match lower.split_once('=') {
             Some((b, p)) => (b, Some(p)),
-            None => (lower.as_str(), None),
+            None => (lower, None),
         };
         let Some((from, used)) = r.geometry.parse_square_prefix(body) else {
             return syntax(text, "not a move in machine form (e2e3, e8e9=Q, c4=Q, g5:g7@c10, appoint:g5, inspect:g5, e1->g7, draw) or recorder notation");
