@@ -65,12 +65,14 @@ enum State<M> {
     Open,
 }
 
-/// The canonical and human text of `mv`, played from `pos`, as `viewer` may know it.
-///
-/// Contract 4's `Position::move_seen_by` replaces this local default once it lands.
+/// The canonical and human text of `mv`, played from `pos` (the umpire's position), as
+/// `viewer` may know it ([`Position::move_seen_by`]).
 fn seen_texts<P: Position>(pos: &P, mv: P::Move, viewer: Viewer) -> (String, String) {
-    let _ = viewer;
-    (pos.move_text(mv), pos.move_human(mv))
+    match viewer {
+        Viewer::Umpire => (pos.move_text(mv), pos.move_human(mv)),
+        Viewer::Player(c) => pos.move_seen_by(mv, Some(c)),
+        Viewer::Spectator => pos.move_seen_by(mv, None),
+    }
 }
 
 impl<P: Position> Game<P> {

@@ -179,21 +179,21 @@ fn little_cheops_turns_as_json() {
     assert_eq!(
         turn_json(g.as_ref(), "d4:f4:h4"),
         format!(
-            r#"{{"canonical":"d4:f4:h4","human":"1a D d4:2:h4","kind":"hop-chain","parts":[{},{}]}}"#,
+            r#"{{"canonical":"d4:f4:h4","human":"D d4:2:h4","kind":"hop-chain","parts":[{},{}]}}"#,
             part(r#""d4""#, r#""f4""#),
             part(r#""f4""#, r#""h4""#)
         )
     );
     assert_eq!(
         turn_json(g.as_ref(), "d4:f4@d9"),
-        r#"{"canonical":"d4:f4@d9","human":"1a D d4:1:f4 P(d9)","kind":"arrest","parts":[{"from":"d4","to":"f4","captures":["e4"],"room":"d9","promotion":null}]}"#
+        r#"{"canonical":"d4:f4@d9","human":"D d4:1:f4 P(d9)","kind":"arrest","parts":[{"from":"d4","to":"f4","captures":["e4"],"room":"d9","promotion":null}]}"#
     );
     // T15A: appointment; T15B: inspection.
     let t15a = "k12/13/2c1c8/3K9/2t1t8/13/5n7/13/6CC5/13/13/13/13 w d10:w@d10 - 0 1 -";
     let g = open(imperial, Some(t15a));
     assert_eq!(
         turn_json(g.as_ref(), "appoint:g5"),
-        r#"{"canonical":"appoint:g5","human":"1a appoints C","kind":"appointment","parts":[{"from":"g5","to":null,"captures":[],"room":null,"promotion":null}]}"#
+        r#"{"canonical":"appoint:g5","human":"appoints C g5","kind":"appointment","parts":[{"from":"g5","to":null,"captures":[],"room":null,"promotion":null}]}"#
     );
     let t15b = "k12/13/2c1c8/3K9/2t1t8/13/5n7/13/6CC5/13/13/13/13 b d10:w@d10 - 1 1 g5";
     let g = open(imperial, Some(t15b));
