@@ -117,14 +117,25 @@ fn cypher_turns_and_sectors() {
     assert_eq!(marks("z4"), r#"["court"]"#);
     assert_eq!(marks("d5"), r#"["border"]"#);
     assert_eq!(marks("e6"), r#"["field"]"#);
-    // A coup d'etat: the pawn's step, then the man that changes sides.
-    let coup = "4s5/10/10/10/10/10/10/10/2r2P4/10/2K1k3S1 w - Ii 0+0 0/0 0 1";
-    if let Ok(v) = find("cypher").and_then(|v| v.open(Some(coup), &RuleOptions::new())) {
-        for t in v.turns().into_iter().filter(|t| t.kind.code() == "coup") {
-            assert_eq!(t.parts.len(), 2, "{}", t.canonical);
-            assert_eq!(t.parts[1].from, None);
-        }
-    }
+    // A coup d'etat (the perft table's coup-one-step-away): the pawn's step, then the man
+    // that changes sides; a release: the square the prisoner comes back to.
+    let coup = "1R2b5/6s3/8n1/n5N3/6r3/1P1Ppkppp1/10/2P3pP2/5S2p1/6q3/6K3 b - I 0+0 4/2 1 69";
+    let g = open("cypher", Some(coup));
+    assert_eq!(
+        turn_json(g.as_ref(), "h2-h1(a10)"),
+        format!(
+            r#"{{"canonical":"h2-h1(a10)","human":"h1(Ra10)","kind":"coup","parts":[{},{}]}}"#,
+            part(r#""h2""#, r#""h1""#),
+            part("null", r#""a10""#)
+        )
+    );
+    assert_eq!(
+        turn_json(g.as_ref(), "P@b5"),
+        format!(
+            r#"{{"canonical":"P@b5","human":"PRb5","kind":"release","parts":[{}]}}"#,
+            part("null", r#""b5""#)
+        )
+    );
 }
 
 #[test]
@@ -256,17 +267,17 @@ fn little_cheops_marks() {
         r#"[{"kind":"deputy","owner":"white","letter":"C"},["deputy-known"]]"#
     );
     assert_eq!(g.snapshot().last_turn, ["g5", "g7", "g6", "c10"]);
-    // An inactive Castle: the Common start has none; the Imperial start has none either,
-    // so build one: two Towers and two pillars around an empty chair.
+    // An inactive Castle: two Towers and two pillars around an empty chair.
     let inactive = "k12/13/13/13/13/13/13/13/2T1T8/13/2C1C8/13/K12 w d4 - 0 1 -";
-    if let Ok(g) =
-        find("little-cheops-imperial").and_then(|v| v.open(Some(inactive), &RuleOptions::new()))
-    {
-        assert_eq!(
-            marks_of(g.as_ref(), "d4"),
-            r#"[null,["chair","castle-inactive"]]"#
-        );
-    }
+    let g = open("little-cheops-imperial", Some(inactive));
+    assert_eq!(
+        marks_of(g.as_ref(), "d4"),
+        r#"[null,["chair","castle-inactive"]]"#
+    );
+    assert_eq!(
+        marks_of(g.as_ref(), "c3"),
+        r#"[{"kind":"civilian","owner":"white","letter":"C"},["bastion","castle-inactive"]]"#
+    );
 }
 
 #[test]
@@ -470,6 +481,10 @@ fn walks() -> Vec<(&'static str, Option<&'static str>)> {
             "cypher",
             Some("4s5/2rn2nr2/3bqkb3/1pP5p1/10/10/10/1P6P1/3BQKB3/2RN2NR2/4S5 w - Ii 0+0 5/3 0 1"),
         ),
+        (
+            "cypher",
+            Some("1R2b5/6s3/8n1/n5N3/6r3/1P1Ppkppp1/10/2P3pP2/5S2p1/6q3/6K3 b - I 0+0 4/2 1 69"),
+        ),
         ("little-cheops", None),
         ("little-cheops-imperial", None),
         (
@@ -593,6 +608,8 @@ fn every_legal_turn_has_squares_a_board_can_enter() {
         "en-passant",
         "combined-move",
         "infiltration",
+        "coup",
+        "release",
         "hop-chain",
         "arrest",
         "appointment",
