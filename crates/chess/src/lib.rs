@@ -9,6 +9,8 @@
 
 pub mod attacks;
 pub mod board;
+mod castling;
+mod explain;
 pub mod fen;
 pub mod movegen;
 mod san;
@@ -68,71 +70,6 @@ impl Chess {
         }
         const DARK: u64 = 0xAA55_AA55_AA55_AA55;
         knights == 0 && (bishops & DARK == 0 || bishops & !DARK == 0)
-    }
-
-    /// Why a move from `from` to `to` cannot be played, in a player's words.
-    pub fn explain_illegal(&self, from: u8, to: u8) -> String {
-        let g = attacks::geometry();
-        let name = |s: u8| g.square_name(Square(s as u16));
-        let Some((color, role)) = self.piece_at(from) else {
-            return format!("there is no piece on {}", name(from));
-        };
-        if color != self.turn {
-            return format!(
-                "the {} on {} is {color}'s, and it is {}'s turn",
-                role.name(),
-                name(from),
-                self.turn
-            );
-        }
-        if let Some((c, _)) = self.piece_at(to) {
-            if c == color {
-                return format!("{} is occupied by your own piece", name(to));
-            }
-        }
-        let t = attacks::tables();
-        let occ = self.occupied();
-        let (f, tt) = (from as usize, to as usize);
-        let reach = match role {
-            Role::Knight => t.knight[f],
-            Role::Bishop => t.bishop(f, occ),
-            Role::Rook => t.rook(f, occ),
-            Role::Queen => t.queen(f, occ),
-            Role::King => t.king[f],
-            Role::Pawn => {
-                let dir: i32 = if color == Color::White { 8 } else { -8 };
-                let one = f as i32 + dir;
-                let mut m = t.pawn[color.index()][f] & self.by_color[color.other().index()];
-                if (0..64).contains(&one) && occ >> one & 1 == 0 {
-                    m |= 1 << one;
-                    let start_rank = if color == Color::White { 1 } else { 6 };
-                    let two = one + dir;
-                    if f / 8 == start_rank && occ >> two & 1 == 0 {
-                        m |= 1 << two;
-                    }
-                }
-                m
-            }
-        };
-        if role == Role::King && f.abs_diff(tt) == 2 && f / 8 == tt / 8 {
-            return "castling is not allowed here: the king or rook has moved, a square between is occupied, or the king would be in, pass through or land in check".into();
-        }
-        if reach >> tt & 1 == 0 {
-            return format!(
-                "a {} on {} cannot reach {}",
-                role.name(),
-                name(from),
-                name(to)
-            );
-        }
-        if role == Role::Pawn && (tt / 8 == 0 || tt / 8 == 7) {
-            return "a pawn reaching the last rank must promote: add q, r, b or n".into();
-        }
-        if self.in_check() {
-            "it does not get your king out of check".into()
-        } else {
-            "it would leave your king in check".into()
-        }
     }
 
     fn uci(&self, mv: Move) -> String {
