@@ -34,6 +34,7 @@ mod tables;
 
 pub use board::{Flip, FlipRule, Kind};
 pub use moves::{CypherMove, TurnKind, NONE};
+pub use notation::FLIP_MARK;
 pub use position::CypherPosition;
 pub use tables::{geometry, Sector};
 
