@@ -35,7 +35,7 @@ fn every_legal_turn_reads_back_from_its_texts() {
         let games = if i == 0 { 2 } else { 1 };
         for _ in 0..games {
             let mut pos = CypherPosition::from_fen(START_FEN, o).unwrap();
-            for _ in 0..60 {
+            for _ in 0..40 {
                 let mut moves = Vec::new();
                 pos.legal_moves(&mut moves);
                 if moves.is_empty() {
@@ -51,7 +51,7 @@ fn every_legal_turn_reads_back_from_its_texts() {
             }
         }
     }
-    assert!(checked > 15_000, "{checked}");
+    assert!(checked > 10_000, "{checked}");
 }
 
 #[test]
