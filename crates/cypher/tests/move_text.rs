@@ -109,6 +109,6 @@ fn move_counters_saturate_and_the_string_reads_back() {
         assert!(fen.ends_with(&format!(" {max} {max}")), "{fen}");
         assert_eq!(CypherPosition::from_fen_default(&fen).unwrap().fen(), fen);
     }
-    let over = format!("1s8/7k2/10/10/10/10/10/10/10/2K7/4S5 w - Ii 0+0 0/0 4294967296 1");
-    assert!(CypherPosition::from_fen_default(&over).is_err());
+    let over = "1s8/7k2/10/10/10/10/10/10/10/2K7/4S5 w - Ii 0+0 0/0 4294967296 1";
+    assert!(CypherPosition::from_fen_default(over).is_err());
 }

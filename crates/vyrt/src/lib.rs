@@ -29,10 +29,12 @@
 //! | dead positions (§7.3) | `src/position/dead_positions.rs` |
 //! | position strings (§8) | `src/fen.rs` |
 //! | moves as text (§9) | `src/notation.rs` |
-//! | rule options (§10) | `src/lib.rs` (`OPTIONS`, `Rules::from_options`) |
+//! | rule options (§10) | `src/lib.rs` (`OPTIONS`, `Rules::from_options`); rulebook codes cited: `src/guide.rs` |
 
 #![warn(missing_docs)]
 
+#[macro_use]
+mod guide;
 mod fen;
 mod notation;
 mod position;
@@ -53,14 +55,22 @@ pub const OPTIONS: &[RuleOption] = &[
     RuleOption {
         name: "double-step-any-unmoved",
         values: &["off", "on"],
-        help: "every pawn that has never moved may double-step, flank and back-row pawns \
-               included (rival to R6); the position string's fifth field then lists squares",
+        help: concat!(
+            "every pawn that has never moved may double-step, flank and back-row pawns \
+             included (rival to ",
+            guide!(double_step),
+            "); the position string's fifth field then lists squares"
+        ),
     },
     RuleOption {
         name: "reversed-back-pawns",
         values: &["off", "on"],
-        help: "the back-row pawns (ranks 12 and 9) walk and capture away from the centre and \
-               promote after four steps (rival to R5)",
+        help: concat!(
+            "the back-row pawns (ranks 12 and 9) walk and capture away from the centre and \
+             promote after four steps (rival to ",
+            guide!(back_row_pawns),
+            ")"
+        ),
     },
 ];
 
