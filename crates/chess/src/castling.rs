@@ -87,6 +87,6 @@ impl Chess {
         if self.attackers(t, land, them, occ) != 0 {
             return format!("{lead}: the king would land in check");
         }
-        format!("{lead}")
+        lead.to_string()
     }
 }

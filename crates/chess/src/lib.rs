@@ -4,6 +4,18 @@
 //! The board tables come from the core [`Geometry`](menagerie_core::Geometry) (leaps, rays,
 //! square names); move generation uses 64-bit bitboards with magic slider look-ups and
 //! pin-aware legal generation, counting the last perft ply without playing it.
+//!
+//! ## Where each rule lives (FIDE Laws, `rules/chess.md`)
+//!
+//! | rule | file |
+//! |---|---|
+//! | the board, the pieces' moves (Laws 3.1-3.7) | `src/attacks.rs` (tables), `src/movegen.rs` |
+//! | en passant and promotion (3.7) | `src/movegen.rs` (`pawn_moves`), `src/board.rs` (`make`) |
+//! | castling (3.8.2) | `src/castling.rs` |
+//! | check, pins, legal moves (3.9, 3.10) | `src/movegen.rs` |
+//! | checkmate, stalemate, dead positions, fifty moves, repetition (5, 9) | `src/lib.rs` |
+//! | FEN | `src/fen.rs` |
+//! | SAN and UCI, reading moves | `src/san.rs`; why a move is illegal: `src/explain.rs` |
 
 #![warn(missing_docs)]
 
