@@ -157,7 +157,8 @@ impl CypherPosition {
         match Position::parse_move(self, text) {
             Ok(_) => None,
             Err(MoveError::Illegal { reason, .. }) => Some(reason),
-            Err(MoveError::Syntax { reason, .. }) => Some(format!("not a move: {reason}")),
+            // "not a move of cypher: <the forms it reads>"
+            Err(MoveError::Syntax { reason, .. }) => Some(reason),
             Err(e) => Some(e.to_string()),
         }
     }
