@@ -7,6 +7,7 @@ use crate::moves::{CypherMove, TurnKind};
 use crate::tables::{bishop_attacks, queen_attacks, rook_attacks, tables, Sector};
 
 impl CypherPosition {
+    #[inline]
     pub(super) fn spy_moves<S: Sink>(
         &self,
         from: usize,

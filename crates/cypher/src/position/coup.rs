@@ -9,6 +9,7 @@ use menagerie_core::Color;
 
 impl CypherPosition {
     /// The men of `side` that a coup d'état may switch (9.1, R14), on `board`.
+    #[inline]
     pub(crate) fn coup_candidates(&self, board: &Board, side: Color) -> u128 {
         for kinds in [&[Kind::Queen][..], &[Kind::Rook]] {
             let b = board.pieces(side, kinds[0]);
@@ -36,6 +37,7 @@ impl CypherPosition {
         0
     }
 
+    #[inline]
     pub(super) fn pawn_move<S: Sink>(
         &self,
         from: usize,

@@ -12,6 +12,7 @@ use menagerie_core::Color;
 
 impl CypherPosition {
     /// Infiltration destinations allowed for `side` (option `infiltration-target`).
+    #[inline]
     pub(crate) fn infiltration_targets(&self, side: Color) -> &'static [u8] {
         if !self.rules.infiltration_enemy_home {
             &[D0, D10]
@@ -22,6 +23,7 @@ impl CypherPosition {
         }
     }
 
+    #[inline]
     pub(super) fn king_moves<S: Sink>(
         &self,
         from: usize,

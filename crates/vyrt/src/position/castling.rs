@@ -34,6 +34,7 @@ impl VyrtPosition {
     }
 
     /// Why `O-O` (`short`) or `O-O-O` may not be played now (§6.1), or `None` if it may.
+    #[inline]
     pub(crate) fn castling_refusal(&self, short: bool) -> Option<&'static str> {
         let us = self.turn.index();
         let them = 1 - us;
