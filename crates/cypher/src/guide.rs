@@ -1,19 +1,19 @@
-//! Where a player reads about a rule: every rulebook code that a message or a rule option's
-//! help cites (`R1`, `R14`, ...) is written here and nowhere else, so that pointing messages
-//! at the players' guide (`docs/rules/cypher.md`) instead is one edit of this file.
+//! Where a player reads about a rule: every section of the players' guide
+//! (`docs/rules/cypher.md`) that a message or a rule option's help cites is written here and
+//! nowhere else, so that a renumbered guide is one edit of this file.
 //! `guide!(name)` is a string literal, usable inside `concat!`.
 
 macro_rules! guide {
     (self_flip) => {
-        "R1"
+        "guide §11"
     };
     (king_court_entry) => {
-        "R4"
+        "guide §4"
     };
     (infiltration_target) => {
-        "R12"
+        "guide §12"
     };
     (coup) => {
-        "R14"
+        "guide §13"
     };
 }
