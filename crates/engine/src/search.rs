@@ -32,7 +32,12 @@ pub const MIN_NODES: u64 = 1;
 pub const MAX_NODES: u64 = 1_000_000_000_000;
 /// The deepest quiescence goes beyond the horizon, in plies: past it the position is scored
 /// as it stands, so long capture chains (pawn walls on a torus) cannot run away.
-pub const QS_MAX_DEPTH: usize = 12;
+pub const QS_MAX_DEPTH: usize = 8;
+/// From this many plies beyond the horizon on, quiescence tries only the
+/// [`QS_NARROW_WIDTH`] best-ordered captures of a position.
+pub const QS_NARROW_DEPTH: usize = 2;
+/// How many captures quiescence tries per position from [`QS_NARROW_DEPTH`] on.
+pub const QS_NARROW_WIDTH: usize = 4;
 /// How near the horizon quiescence still searches every evasion of a check; deeper, a side
 /// in check stands pat or captures like any other.
 pub const QS_CHECK_DEPTH: usize = 2;
@@ -581,10 +586,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     /// signal at every node, the clock every [`TIME_CHECK_NODES`] nodes.
     #[inline]
     fn count_node_and_check(&mut self) -> bool {
-        self.nodes += 1;
         if self.stopped {
             return true;
         }
+        self.nodes += 1;
         if self.nodes >= self.node_limit
             || self.stop.load(Ordering::Relaxed)
             || (self.nodes % TIME_CHECK_NODES == 0
@@ -867,6 +872,11 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             })
             .collect();
         candidates.sort_by_key(|&(h, _)| std::cmp::Reverse(h));
+        // Deep in quiescence only the most promising captures are tried: where a pawn wall
+        // meets another every pawn can take, and trying all of them at every ply explodes.
+        if !in_check && qdepth >= QS_NARROW_DEPTH {
+            candidates.truncate(QS_NARROW_WIDTH);
+        }
         for (_, mv) in candidates {
             let mut child = pos.clone();
             child.play(mv);
@@ -888,7 +898,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     }
 
     /// Quiescence: only noisy moves (and, near the horizon, every evasion of a check), at
-    /// most [`QS_MAX_DEPTH`] plies beyond the horizon.
+    /// most [`QS_MAX_DEPTH`] plies beyond the horizon, delta-pruned where the evaluation
+    /// says what a capture gains, and narrowed deeper down ([`QS_NARROW_DEPTH`]).
     fn quiesce(
         &mut self,
         pos: &P,
