@@ -8,7 +8,7 @@ use std::time::Duration;
 pub struct LimitArgs {
     /// Search this many plies deep (1 to 64).
     #[arg(long, value_name = "N")]
-    pub depth: Option<u32>,
+    pub depth: Option<u64>,
     /// Search for this many milliseconds.
     #[arg(long, value_name = "MS")]
     pub movetime: Option<u64>,
@@ -24,7 +24,7 @@ impl LimitArgs {
         let mut l = Limits {
             depth: self
                 .depth
-                .map(|d| Limits::checked_depth(u64::from(d)))
+                .map(Limits::checked_depth)
                 .transpose()
                 .map_err(bad)?,
             nodes: self

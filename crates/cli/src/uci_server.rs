@@ -68,6 +68,8 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
     let options = RuleOptions::new();
     let mut game: Option<Box<dyn AnyGame>> = Some(variant.open(None, &options)?);
     let mut searching: Option<JoinHandle<Box<dyn AnyGame>>> = None;
+    // Whether the running search has no limit of its own (`go infinite`, or none given).
+    let mut unlimited = false;
     // One engine for the session: its hash table lives across the positions of a game.
     let engine = Arc::new(Mutex::new(Engine::new(HASH_MB)));
     let stop = Arc::new(AtomicBool::new(false));
@@ -76,11 +78,14 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
         let Ok(line) = line else { break };
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some(&cmd) = words.first() else { continue };
-        // Any command but `isready`/`stop` ends a running search first: a GUI sends them
-        // only after `bestmove`, and a stray one must not wait on an infinite search.
-        if !matches!(cmd, "isready" | "stop") {
+        // Any command but `isready`/`stop` waits for a running search first: a GUI sends
+        // them only after `bestmove`. A stray one stops an infinite search (the stop is
+        // obeyed at once) and waits for a limited one to end by its limits.
+        if !matches!(cmd, "isready" | "stop" | "quit") {
             if let Some(h) = searching.take() {
-                stop.store(true, Ordering::Relaxed);
+                if unlimited {
+                    stop.store(true, Ordering::Relaxed);
+                }
                 game = h.join().ok();
             }
         }
@@ -134,6 +139,7 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
                 if words.contains(&"infinite") {
                     limits = Limits::default();
                 }
+                unlimited = limits == Limits::default();
                 stop.store(false, Ordering::Relaxed);
                 let flag = stop.clone();
                 let engine = engine.clone();

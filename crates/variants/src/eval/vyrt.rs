@@ -230,4 +230,31 @@ mod tests {
         assert!(e.value('N') > e.value('R'));
         assert!(e.value('R') > e.value('P'));
     }
+
+    #[test]
+    fn pawn_advance_follows_the_pawn_rules_in_force() {
+        use menagerie_vyrt::Rules;
+        let rulings = VyrtPosition::start(Rules::default());
+        let reversed = VyrtPosition::start(Rules {
+            reversed_back_pawns: true,
+            ..Rules::default()
+        });
+        // The rulings: White walks up to row y 9 (rank 8), Black down to y 2 (rank 1).
+        for s in 0..N {
+            let y = (s / 12) as i32;
+            let sq = Square(s as u16);
+            let white = rulings.pawn_steps_to_promotion(Color::White, sq);
+            let black = rulings.pawn_steps_to_promotion(Color::Black, sq);
+            assert_eq!(white as i32, (9 - y).rem_euclid(12));
+            assert_eq!(black as i32, (y - 2).rem_euclid(12));
+        }
+        // `reversed-back-pawns`: a White pawn on y 1 walks down, 1 → 0 → 11 → 10 → 9.
+        let e1 = Square(12 + 4);
+        assert_eq!(rulings.pawn_steps_to_promotion(Color::White, e1), 8);
+        assert_eq!(reversed.pawn_steps_to_promotion(Color::White, e1), 4);
+        let down = reversed.pawn_capture_squares(Color::White, e1);
+        assert_eq!(down.map(|t| t.index() / 12), [0, 0]);
+        let up = rulings.pawn_capture_squares(Color::White, e1);
+        assert_eq!(up.map(|t| t.index() / 12), [2, 2]);
+    }
 }
