@@ -43,7 +43,7 @@ pub const QS_NARROW_WIDTH: usize = 4;
 pub const QS_CHECK_DEPTH: usize = 2;
 /// The margin of delta pruning: a capture whose gain plus this cannot reach alpha is skipped.
 pub const DELTA_MARGIN: i32 = 200;
-/// The clock is read once every this many nodes (the node limit and the stop signal are
+/// The clock is read once every this many nodes, a power of two (the node limit and the stop signal are
 /// checked at every node).
 const TIME_CHECK_NODES: u64 = 256;
 const HISTORY_SIZE: usize = 4096;
@@ -592,7 +592,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         self.nodes += 1;
         if self.nodes >= self.node_limit
             || self.stop.load(Ordering::Relaxed)
-            || (self.nodes % TIME_CHECK_NODES == 0
+            || (self.nodes & (TIME_CHECK_NODES - 1) == 0
                 && self.deadline.is_some_and(|d| Instant::now() >= d))
         {
             self.stopped = true;
