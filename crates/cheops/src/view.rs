@@ -16,7 +16,7 @@ pub struct PlayerView {
 
 impl PlayerView {
     pub(crate) fn new(pos: &CheopsPosition, player: Color) -> Self {
-        let mut seen = *pos;
+        let mut seen = pos.clone();
         seen.papers &= pos.occ[player.index()];
         PlayerView { player, seen }
     }
@@ -104,13 +104,13 @@ impl CheopsPosition {
             return Vec::new();
         }
         let opponent = self.turn().other();
-        let mut base = *self;
+        let mut base = self.clone();
         base.papers &= self.occ[self.turn().index()];
-        let mut out = vec![base];
+        let mut out = vec![base.clone()];
         let mut candidates = self.occ[opponent.index()] & !self.bastions & !self.known;
         while let Some(s) = candidates.pop_first() {
             if crate::position::cell_role(self.board[s.index()]) == crate::pieces::CIVILIAN {
-                let mut hypothesis = base;
+                let mut hypothesis = base.clone();
                 hypothesis.papers.set(s);
                 out.push(hypothesis);
             }
