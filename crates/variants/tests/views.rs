@@ -52,6 +52,12 @@ fn everything(g: &dyn AnyGame) -> Vec<String> {
         format!("legal_human {:?}", g.legal_moves_with_human()),
         format!("history {:?}", g.history()),
         format!("history_canonical {:?}", g.history_canonical()),
+        format!(
+            "history_seen_by {:?} {:?} {:?}",
+            g.history_seen_by(Some(Color::White)),
+            g.history_seen_by(Some(Color::Black)),
+            g.history_seen_by(None)
+        ),
         format!("ply {}", g.ply()),
         format!("outcome {:?}", g.outcome()),
         format!("diagram {:?}", g.diagram(None).ok()),
