@@ -1,11 +1,17 @@
 //! `menagerie play`: a game in the terminal between humans and engines, reading commands
 //! line by line from stdin (a pipe works as well as a keyboard).
+//!
+//! Everything printed is what the human at the terminal may know: boards, announcements,
+//! move lists and hints come from that player's view of the game.
 
-use crate::players::{build, Player, PlayerSpec};
-use crate::record::{self, fmt_points, points};
 use crate::GameArgs;
-use menagerie_core::{Color, Outcome, RuleOptions, Termination};
-use menagerie_variants::{find, AnyGame, Limits, Variant, VariantError};
+use menagerie_core::{fmt_points, Color, Outcome, RuleOptions, Termination};
+use menagerie_play::engine::Engine;
+use menagerie_play::limits;
+use menagerie_play::players::{build, Player, PlayerSpec};
+use menagerie_play::record;
+use menagerie_play::view::{self, as_seen_by, pair};
+use menagerie_variants::{find, AnyGame, Limits, VariantError};
 use std::io::{BufRead, Write};
 
 /// Options of `menagerie play`.
@@ -13,7 +19,8 @@ use std::io::{BufRead, Write};
 pub struct PlayArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// Who plays White: human, engine[:N | :depth=N,movetime=MS,nodes=N], random, greedy.
+    /// Who plays White: human, engine[:N | :depth=N,movetime=MS,nodes=N], random, greedy,
+    /// uci:PATH[:name=value,...] (an external UCI engine).
     #[arg(long, default_value = "human")]
     white: String,
     /// Who plays Black (same forms as --white).
@@ -25,20 +32,25 @@ pub struct PlayArgs {
     /// Write the game record to this file at the end.
     #[arg(long, value_name = "FILE")]
     save: Option<String>,
-    /// Time per engine move when the engine is given no limit, in milliseconds.
-    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    /// Time per engine move when the engine is given no limit, in milliseconds (1 to 3600000).
+    #[arg(long, default_value_t = 1000, value_name = "MS", value_parser = limits::parse_movetime)]
     movetime: u64,
     /// Seed for the random and greedy players.
     #[arg(long, default_value_t = 1)]
     seed: u64,
 }
 
-const HELP: &str =
-    "commands: a move (canonical like e2e4 or human like Nf3), moves (list legal moves), \
-undo (take back your last move), hint (ask the engine), board (show the board), resign, help, quit";
+/// The commands, with this game's own examples of a move.
+fn help(g: &dyn AnyGame) -> String {
+    format!(
+        "commands: {}, moves (list legal moves), undo (take back your last move), \
+hint (ask the engine), board (show the board), resign, help, quit",
+        view::how_to_type(g)
+    )
+}
 
-/// Whose eyes the board is drawn for: the human player (the one to move when both sides
-/// are human), or nobody (engines only: the umpire's full board).
+/// Whose eyes the output is for: the human player (the one to move when both sides are
+/// human), or nobody (engines only: the umpire sees everything).
 fn viewer(humans: [bool; 2], g: &dyn AnyGame) -> Option<Color> {
     match humans {
         [true, true] => Some(g.turn()),
@@ -48,37 +60,44 @@ fn viewer(humans: [bool; 2], g: &dyn AnyGame) -> Option<Color> {
     }
 }
 
-/// The game as `viewer` may see it: a game opened from that player's position string
-/// when the umpire knows more (Little Cheops Imperial), else `None` (nothing is hidden).
-fn view_of(
-    variant: &Variant,
-    options: &RuleOptions,
-    g: &dyn AnyGame,
-    viewer: Option<Color>,
-) -> Result<Option<Box<dyn AnyGame>>, VariantError> {
-    let Some(side) = viewer else { return Ok(None) };
-    let view = g.view_fen(side);
-    if view == g.fen() {
-        return Ok(None);
-    }
-    variant.open(Some(&view), options).map(Some)
+/// Draws boards: from the viewer's view, without the game-over note (the result is
+/// printed once, at the end), with notes that repeat on every board shown only once.
+struct Boards {
+    options: RuleOptions,
+    shown_once: Vec<String>,
 }
 
-/// Draws the board, from `viewer`'s view where the game hides anything.
-fn print_board(
-    variant: &Variant,
-    options: &RuleOptions,
-    g: &dyn AnyGame,
-    viewer: Option<Color>,
-) -> Result<(), VariantError> {
-    match (view_of(variant, options, g, viewer)?, viewer) {
-        (Some(view), Some(side)) => {
-            print!("{}", view.diagram(None)?);
+impl Boards {
+    fn print(&mut self, g: &dyn AnyGame, viewer: Option<Color>) -> Result<(), VariantError> {
+        let seen = as_seen_by(g, &self.options, viewer)?;
+        let hidden = viewer.is_some_and(|side| g.view_fen(side) != g.fen());
+        let mut text = String::new();
+        for line in seen.diagram(None)?.lines() {
+            if line.starts_with("game over: ") {
+                continue;
+            }
+            // Notes about the game's pieces, not the position: once is enough.
+            if line.starts_with("Provisional pieces") {
+                if self.shown_once.iter().any(|l| l == line) {
+                    continue;
+                }
+                self.shown_once.push(line.to_string());
+            }
+            text.push_str(line);
+            text.push('\n');
+        }
+        print!("{text}");
+        if let (true, Some(side)) = (hidden, viewer) {
             println!("(drawn as {side} may see it: the umpire keeps the rest secret)");
         }
-        _ => print!("{}", g.diagram(None)?),
+        if !self.shown_once.iter().any(|l| l == "key") {
+            self.shown_once.push("key".into());
+            if let Some(key) = view::letter_key(g.variant()) {
+                println!("{key}");
+            }
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Runs `play`.
@@ -86,63 +105,59 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
     let variant = find(&args.game.variant)?;
     let white = PlayerSpec::parse(&args.white)?;
     let black = PlayerSpec::parse(&args.black)?;
-    let default = Limits::movetime(args.movetime.max(1));
+    let default = Limits::movetime(args.movetime);
+    if let Some(path) = &args.game.pieces {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| VariantError::Other(format!("cannot read {}: {e}", path.display())))?;
+        menagerie_variants::install_pieces(variant.id, &text)?;
+    }
     let mut engines: [Option<Box<dyn Player>>; 2] = [
         build(&white, default, args.seed)?,
         build(&black, default, args.seed.wrapping_add(1))?,
     ];
     let mut rules = args.game.rules.clone();
-    let mut fen = args.game.fen.clone();
     let mut stated: Option<Outcome> = None;
-    let loaded = match &args.load {
+    let mut g = match &args.load {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| VariantError::Other(format!("cannot read {path}: {e}")))?;
-            let rec = record::parse(&text, path)?;
-            if let Some(v) = rec.tag("Variant") {
-                if !v.eq_ignore_ascii_case(variant.id) {
-                    return Err(VariantError::Other(format!(
-                        "{path} records a game of {v}, not {}",
-                        variant.id
-                    )));
-                }
-            }
-            if let Some(f) = rec.tag("FEN") {
-                fen = Some(f.to_string());
-            }
-            if let Some(r) = rec.tag("Rules") {
-                rules = r.split_whitespace().map(str::to_string).collect();
-            }
-            Some((rec, path.clone()))
+            let loaded = record::load(&text, path, &variant, &rules)?;
+            rules = loaded.rules;
+            stated = loaded.stated;
+            println!("loaded {} moves from {path}", loaded.moves);
+            loaded.game
         }
-        None => None,
+        None => variant.open(
+            args.game.fen.as_deref(),
+            &crate::rule_options(variant.id, &rules)?,
+        )?,
     };
     let options = RuleOptions::parse(&rules)?;
-    let mut g = variant.open(fen.as_deref(), &options)?;
-    if let Some((rec, path)) = &loaded {
-        record::replay(g.as_mut(), rec, path)?;
-        if g.outcome().is_none() {
-            stated = record::stated_outcome(rec);
-        }
-        println!("loaded {} moves from {path}", rec.moves.len());
-    }
 
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut outcome = g.outcome().or(stated);
     let humans = [engines[0].is_none(), engines[1].is_none()];
-    let board = |g: &dyn AnyGame| print_board(&variant, &options, g, viewer(humans, g));
-    board(g.as_ref())?;
+    let mut boards = Boards {
+        options: options.clone(),
+        shown_once: Vec::new(),
+    };
+    boards.print(g.as_ref(), viewer(humans, g.as_ref()))?;
     if outcome.is_none() && engines.iter().any(Option::is_none) {
-        println!("{HELP}");
+        println!("{}", help(g.as_ref()));
     }
+    let mut hinter = Engine::new();
+    let mut unfinished_by_eof = false;
     while outcome.is_none() {
         let side = g.turn();
         if let Some(engine) = engines[side.index()].as_mut() {
             let mv = engine.choose(g.as_mut())?;
+            let before = g.fork();
             let (canonical, human) = g.push(&mv)?;
-            println!("{side} plays {human} ({canonical})");
-            board(g.as_ref())?;
+            let who = viewer(humans, g.as_ref());
+            let (c, h) = view::turn_seen_by(before.as_ref(), &canonical, &human, who);
+            println!("{side} plays {}", pair(&c, &h));
+            boards.print(g.as_ref(), who)?;
             outcome = g.outcome();
             continue;
         }
@@ -151,24 +166,23 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
         let Some(line) = lines.next() else {
             println!();
             println!("end of input: the game is left unfinished");
+            unfinished_by_eof = true;
             break;
         };
         let line = line.map_err(|e| VariantError::Other(format!("cannot read the input: {e}")))?;
         let cmd = line.trim();
         match cmd {
             "" => continue,
-            "help" | "?" => println!("{HELP}"),
+            "help" | "?" => println!("{}", help(g.as_ref())),
             "quit" | "exit" => {
                 println!("the game is left unfinished");
                 break;
             }
-            "board" | "show" => board(g.as_ref())?,
+            "board" | "show" => boards.print(g.as_ref(), Some(side))?,
             "moves" => {
                 // What this player is offered, from what this player may see.
-                let view = view_of(&variant, &options, g.as_ref(), Some(side))?;
-                let list: Vec<String> = view
-                    .as_deref()
-                    .unwrap_or(g.as_ref())
+                let seen = as_seen_by(g.as_ref(), &options, Some(side))?;
+                let list: Vec<String> = seen
                     .legal_moves_with_human()
                     .into_iter()
                     .map(|(c, h)| if c == h { c } else { format!("{c} ({h})") })
@@ -178,8 +192,12 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
             "undo" => {
                 let mut taken = Vec::new();
                 // Take back the engines' replies too, so it is a human's turn again.
-                while let Some(mv) = g.pop() {
-                    taken.push(mv);
+                while g.ply() > 0 {
+                    let (canonical, human) = g.history().pop().unwrap_or_default();
+                    g.pop();
+                    taken.push(
+                        view::turn_seen_by(g.as_ref(), &canonical, &human, Some(side)).0,
+                    );
                     if engines[g.turn().index()].is_none() {
                         break;
                     }
@@ -188,19 +206,16 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
                     println!("there is no move to take back");
                 } else {
                     println!("took back {}", taken.join(", "));
-                    board(g.as_ref())?;
+                    boards.print(g.as_ref(), viewer(humans, g.as_ref()))?;
                 }
             }
             "hint" => {
-                let limits = Limits::movetime(args.movetime.clamp(1, 1000));
+                let limits = Limits::movetime(args.movetime.min(1000));
                 // The engine advises from the player's view, never the umpire's secrets.
-                let mut probe = match view_of(&variant, &options, g.as_ref(), Some(side))? {
-                    Some(view) => view,
-                    None => g.fork(),
-                };
-                let r = probe.search(&limits, None, &mut |_| {});
+                let seen = as_seen_by(g.as_ref(), &options, Some(side))?;
+                let r = hinter.search(seen.as_ref(), &limits, None, &mut |_| {});
                 if let (Some(c), Some(h)) = (r.best, r.best_human) {
-                    println!("hint: {h} ({c}), score {}", r.info.score);
+                    println!("hint: {}, score {}", pair(&c, &h), r.info.score);
                 }
             }
             "resign" => {
@@ -208,8 +223,8 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
             }
             text => match g.push(text) {
                 Ok((canonical, human)) => {
-                    println!("{side} plays {human} ({canonical})");
-                    board(g.as_ref())?;
+                    println!("{side} plays {}", pair(&canonical, &human));
+                    boards.print(g.as_ref(), viewer(humans, g.as_ref()))?;
                     outcome = g.outcome();
                 }
                 Err(e) => println!("error: {e}"),
@@ -217,13 +232,16 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
         }
     }
     if let Some(o) = &outcome {
-        let (w, b) = points(o);
+        // The outcome names its points where the game has a table of its own.
         println!("result {}: {o}", o.result());
-        println!(
-            "points White {}, Black {}",
-            fmt_points(f64::from(w)),
-            fmt_points(f64::from(b))
-        );
+        if o.points.is_none() {
+            let (w, b) = record::points(o);
+            println!(
+                "points White {}, Black {}",
+                fmt_points(f64::from(w)),
+                fmt_points(f64::from(b))
+            );
+        }
     }
     if let Some(path) = &args.save {
         let mut tags = vec![("White", args.white.clone()), ("Black", args.black.clone())];
@@ -234,6 +252,11 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
         std::fs::write(path, text)
             .map_err(|e| VariantError::Other(format!("cannot write {path}: {e}")))?;
         println!("saved to {path}");
+    }
+    if unfinished_by_eof {
+        return Err(VariantError::Other(
+            "the input ended before the game did; type quit to leave a game unfinished".into(),
+        ));
     }
     Ok(())
 }

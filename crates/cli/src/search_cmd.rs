@@ -1,5 +1,7 @@
 //! `menagerie bestmove` and `menagerie analyse`: the engine on one position.
 
+use menagerie_play::engine::Engine;
+use menagerie_play::limits;
 use menagerie_variants::{AnyGame, Limits, SearchInfo, VariantError};
 use std::time::Duration;
 
@@ -7,31 +9,19 @@ use std::time::Duration;
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct LimitArgs {
     /// Search this many plies deep (1 to 64).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = limits::parse_depth)]
     pub depth: Option<u32>,
-    /// Search for this many milliseconds.
-    #[arg(long, value_name = "MS")]
+    /// Search for this many milliseconds (1 to 3600000).
+    #[arg(long, value_name = "MS", value_parser = limits::parse_movetime)]
     pub movetime: Option<u64>,
-    /// Search about this many nodes.
-    #[arg(long, value_name = "N")]
+    /// Search about this many nodes (1 to 10000000000).
+    #[arg(long, value_name = "N", value_parser = limits::parse_nodes)]
     pub nodes: Option<u64>,
 }
 
 impl LimitArgs {
     /// The limits, or `default_ms` per move when none was given.
     pub fn limits(&self, default_ms: u64) -> Result<Limits, VariantError> {
-        if let Some(d) = self.depth {
-            if !(1..=64).contains(&d) {
-                return Err(VariantError::Other(format!(
-                    "depth {d} is out of range; the search takes a depth from 1 to 64"
-                )));
-            }
-        }
-        if self.movetime == Some(0) || self.nodes == Some(0) {
-            return Err(VariantError::Other(
-                "--movetime and --nodes need a value above 0".into(),
-            ));
-        }
         let mut l = Limits {
             depth: self.depth,
             nodes: self.nodes,
@@ -40,6 +30,7 @@ impl LimitArgs {
         if l == Limits::default() {
             l.movetime = Some(Duration::from_millis(default_ms));
         }
+        limits::check(&l).map_err(VariantError::Other)?;
         Ok(l)
     }
 }
@@ -68,10 +59,11 @@ fn ensure_playable(g: &dyn AnyGame) -> Result<(), VariantError> {
 }
 
 /// `bestmove`: iterations on stderr, the move on the last line of stdout.
-pub fn bestmove(mut g: Box<dyn AnyGame>, limits: &LimitArgs) -> Result<(), VariantError> {
+pub fn bestmove(g: Box<dyn AnyGame>, limits: &LimitArgs) -> Result<(), VariantError> {
     let limits = limits.limits(1000)?;
     ensure_playable(g.as_ref())?;
-    let report = g.search(&limits, None, &mut |it| eprintln!("{}", iteration_line(it)));
+    let report =
+        Engine::new().search(g.as_ref(), &limits, None, &mut |it| eprintln!("{}", iteration_line(it)));
     let best = report
         .best
         .ok_or_else(|| VariantError::Other("there is no legal move to play".into()))?;
@@ -80,7 +72,7 @@ pub fn bestmove(mut g: Box<dyn AnyGame>, limits: &LimitArgs) -> Result<(), Varia
 }
 
 /// `analyse`: one line per iteration on stdout, then the best move.
-pub fn analyse(mut g: Box<dyn AnyGame>, limits: &LimitArgs) -> Result<(), VariantError> {
+pub fn analyse(g: Box<dyn AnyGame>, limits: &LimitArgs) -> Result<(), VariantError> {
     let limits = limits.limits(3000)?;
     ensure_playable(g.as_ref())?;
     println!("position {}", g.fen());
@@ -88,7 +80,8 @@ pub fn analyse(mut g: Box<dyn AnyGame>, limits: &LimitArgs) -> Result<(), Varian
         "static eval {}",
         menagerie_variants::Score::Cp(g.evaluate())
     );
-    let report = g.search(&limits, None, &mut |it| println!("{}", iteration_line(it)));
+    let report =
+        Engine::new().search(g.as_ref(), &limits, None, &mut |it| println!("{}", iteration_line(it)));
     if let (Some(best), Some(human)) = (report.best, report.best_human) {
         println!("bestmove {best} ({human}) score {}", report.info.score);
     }

@@ -20,4 +20,4 @@ pub use error::{BetzaError, MoveError, PositionError, RuleError, SquareError};
 pub use game::Game;
 pub use geometry::{Geometry, Offset, Square};
 pub use options::{RuleOption, RuleOptions};
-pub use position::{Color, Outcome, Points, Position, Termination, VariantSpec};
+pub use position::{fmt_points, Color, Outcome, Points, Position, Termination, VariantSpec};

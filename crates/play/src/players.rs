@@ -1,6 +1,8 @@
 //! Who chooses the moves in `play` and `match`: a human, this engine, a random mover, a
 //! greedy capturer, or an external UCI engine.
 
+use crate::engine::Engine;
+use crate::limits::{self, Kind};
 use crate::uci_client::UciEngine;
 use menagerie_variants::{AnyGame, Limits, VariantError};
 use std::time::Duration;
@@ -52,34 +54,25 @@ fn bad(spec: &str, why: &str) -> VariantError {
     VariantError::Other(format!("player '{spec}' is not understood: {why}"))
 }
 
-fn number<T: std::str::FromStr>(spec: &str, name: &str, value: &str) -> Result<T, VariantError> {
-    value
-        .parse()
-        .map_err(|_| bad(spec, &format!("{name} needs a whole number, not '{value}'")))
-}
-
-/// Reads `engine`, `engine:3` (depth 3), `engine:depth=3,movetime=100,nodes=5000`.
+/// Reads `engine`, `engine:3` (depth 3), `engine:depth=3,movetime=100,nodes=5000`, each
+/// limit checked by the one rule of [`crate::limits`].
 fn engine_limits(spec: &str, opts: &str) -> Result<Limits, VariantError> {
     let mut l = Limits::default();
     for item in opts.split(',').filter(|s| !s.is_empty()) {
+        let read = |kind, v: &str| limits::parse(kind, v).map_err(|why| bad(spec, &why));
         match item.split_once('=') {
-            None => l.depth = Some(number(spec, "the level", item)?),
-            Some(("depth" | "level", v)) => l.depth = Some(number(spec, "depth", v)?),
+            None => l.depth = Some(read(Kind::Depth, item)? as u32),
+            Some(("depth" | "level", v)) => l.depth = Some(read(Kind::Depth, v)? as u32),
             Some(("movetime" | "ms", v)) => {
-                l.movetime = Some(Duration::from_millis(number(spec, "movetime", v)?))
+                l.movetime = Some(Duration::from_millis(read(Kind::Movetime, v)?))
             }
-            Some(("nodes", v)) => l.nodes = Some(number(spec, "nodes", v)?),
+            Some(("nodes", v)) => l.nodes = Some(read(Kind::Nodes, v)?),
             Some((k, _)) => {
                 return Err(bad(
                     spec,
                     &format!("unknown engine option '{k}' (depth, movetime, nodes)"),
                 ))
             }
-        }
-    }
-    if let Some(d) = l.depth {
-        if !(1..=64).contains(&d) {
-            return Err(bad(spec, "the depth must be from 1 to 64"));
         }
     }
     Ok(l)
@@ -132,49 +125,31 @@ pub trait Player {
     fn new_game(&mut self) {}
 }
 
-/// This engine, keeping its own copy of the game so its hash table lives across moves.
+/// This engine; its [`Engine`] keeps its hash table across moves.
 pub struct EnginePlayer {
     limits: Limits,
-    mine: Option<Box<dyn AnyGame>>,
+    engine: Engine,
 }
 
 impl EnginePlayer {
     /// An engine searching within `limits`.
     pub fn new(limits: Limits) -> Self {
-        EnginePlayer { limits, mine: None }
+        EnginePlayer {
+            limits,
+            engine: Engine::new(),
+        }
     }
 }
 
 impl Player for EnginePlayer {
     fn choose(&mut self, game: &mut dyn AnyGame) -> Result<String, VariantError> {
-        let theirs = game.history_canonical();
-        // Catch up with the moves played since the last search, or start afresh.
-        let synced = match self.mine.as_mut() {
-            Some(mine) if mine.start_fen() == game.start_fen() => {
-                let ours = mine.history_canonical();
-                if theirs.len() >= ours.len() && theirs[..ours.len()] == ours[..] {
-                    theirs[ours.len()..].iter().all(|mv| mine.push(mv).is_ok())
-                } else {
-                    false
-                }
-            }
-            _ => false,
-        };
-        if !synced {
-            self.mine = Some(game.fork());
-        }
-        let mine = self
-            .mine
-            .as_mut()
-            .ok_or_else(|| VariantError::Other("the engine lost its game".into()))?;
-        mine.search(&self.limits, None, &mut |_| {})
+        self.engine
+            .search(game, &self.limits, None, &mut |_| {})
             .best
             .ok_or_else(|| VariantError::Other("the engine found no legal move".into()))
     }
     fn new_game(&mut self) {
-        if let Some(m) = self.mine.as_mut() {
-            m.clear_search();
-        }
+        self.engine.new_game();
     }
 }
 
@@ -273,6 +248,8 @@ mod tests {
             }
         );
         assert!(PlayerSpec::parse("engine:depth=x").is_err());
+        assert!(PlayerSpec::parse("engine:movetime=0").is_err());
+        assert!(PlayerSpec::parse("engine:99999999999").is_err());
         assert!(PlayerSpec::parse("martian").is_err());
     }
 

@@ -1,0 +1,178 @@
+//! What one player is shown of a game: the game from that player's view, the text of a
+//! turn (human and canonical, once when they are the same), examples of the game's own
+//! notation for prompts and help.
+
+use menagerie_core::{Color, RuleOptions};
+use menagerie_variants::{AnyGame, VariantError};
+
+/// A turn as a player reads it: `human (canonical)`, or the one text when they agree.
+pub fn pair(canonical: &str, human: &str) -> String {
+    if canonical == human {
+        canonical.to_string()
+    } else {
+        format!("{human} ({canonical})")
+    }
+}
+
+/// The game as `viewer` may see it (`None`: the umpire, who sees everything). A game with
+/// nothing hidden is returned as a copy.
+pub fn as_seen_by(
+    game: &dyn AnyGame,
+    options: &RuleOptions,
+    viewer: Option<Color>,
+) -> Result<Box<dyn AnyGame>, VariantError> {
+    let Some(side) = viewer else {
+        return Ok(game.fork());
+    };
+    let view = game.view_fen(side);
+    if view == game.fen() {
+        return Ok(game.fork());
+    }
+    let variant = menagerie_variants::find(game.variant())?;
+    variant.open(Some(&view), options)
+}
+
+/// The canonical and human text of the turn `canonical` (`human`) played from `before`,
+/// as `viewer` may know it (`None`: the umpire, who knows everything).
+///
+/// A player knows their own turns. Of the opponent's turn a player knows what their view
+/// shows: when several turns of the opponent leave that view the same (an appointment of
+/// one Civilian or another in Little Cheops Imperial), the text is what those turns'
+/// texts have in common, so it names nothing only the umpire knows.
+pub fn turn_seen_by(
+    before: &dyn AnyGame,
+    canonical: &str,
+    human: &str,
+    viewer: Option<Color>,
+) -> (String, String) {
+    let full = (canonical.to_string(), human.to_string());
+    let Some(side) = viewer else { return full };
+    if before.turn() == side {
+        return full;
+    }
+    let after_view = |mv: &str| -> Option<String> {
+        let mut g = before.fork();
+        g.push(mv).ok()?;
+        Some(g.view_fen(side))
+    };
+    let Some(seen) = after_view(canonical) else {
+        return full;
+    };
+    let mut after = before.fork();
+    if after.push(canonical).is_err()
+        || (before.view_fen(side) == before.fen() && after.view_fen(side) == after.fen())
+    {
+        return full;
+    }
+    let alike: Vec<(String, String)> = before
+        .legal_moves_with_human()
+        .into_iter()
+        .filter(|(c, _)| after_view(c).as_deref() == Some(seen.as_str()))
+        .collect();
+    if alike.len() <= 1 {
+        return full;
+    }
+    let common = |texts: Vec<&str>| -> String {
+        let first = texts[0];
+        let mut n = first.len();
+        for t in &texts[1..] {
+            n = n.min(
+                first
+                    .char_indices()
+                    .zip(t.chars())
+                    .take_while(|((_, a), b)| a == b)
+                    .count(),
+            );
+        }
+        let prefix: String = first.chars().take(n).collect();
+        if prefix.len() == first.len() && texts.iter().all(|t| *t == first) {
+            return prefix;
+        }
+        // Cut back to a whole word, so no half of a square is left.
+        let cut = prefix
+            .rfind(|c: char| !c.is_alphanumeric())
+            .map_or(prefix.as_str(), |i| &prefix[..i]);
+        cut.trim_end_matches(|c: char| !c.is_alphanumeric())
+            .to_string()
+    };
+    (
+        common(alike.iter().map(|(c, _)| c.as_str()).collect()),
+        common(alike.iter().map(|(_, h)| h.as_str()).collect()),
+    )
+}
+
+/// A key of the board's letters (`K King, Q Queen, ...`) for games whose pieces are a
+/// table of their own (Little Cheops); `None` for games with the usual chess letters.
+pub fn letter_key(variant: &str) -> Option<String> {
+    let lines = menagerie_variants::piece_help(variant, None).ok()??;
+    let names: Vec<String> = lines
+        .iter()
+        .skip(1)
+        .filter_map(|l| {
+            let (letter, rest) = l.split_once(char::is_whitespace)?;
+            let name: Vec<&str> = rest
+                .split_whitespace()
+                .take_while(|w| w.chars().next().is_some_and(char::is_uppercase) && w.len() > 2)
+                .collect();
+            (!name.is_empty()).then(|| format!("{letter} {}", name.join(" ")))
+        })
+        .collect();
+    (!names.is_empty()).then(|| {
+        format!(
+            "key: {} (upper case White, lower case Black)",
+            names.join(", ")
+        )
+    })
+}
+
+/// Example turns of this game for prompts and help: a canonical text and a human text
+/// (different from it where the game has both), taken from the turns legal in `game`.
+pub fn examples(game: &dyn AnyGame) -> (String, Option<String>) {
+    let moves = game.legal_moves_with_human();
+    // Prefer a plain one-word move, the kind a newcomer types first.
+    let plain = |h: &str| !h.contains(char::is_whitespace);
+    let pick = moves
+        .iter()
+        .find(|(c, h)| c != h && plain(h))
+        .or_else(|| moves.iter().find(|(_, h)| plain(h)))
+        .or_else(|| moves.first());
+    match pick {
+        Some((c, h)) if c != h => (c.clone(), Some(h.clone())),
+        Some((c, _)) => (c.clone(), None),
+        None => (String::new(), None),
+    }
+}
+
+/// The sentence telling a player how to type a turn of this game.
+pub fn how_to_type(game: &dyn AnyGame) -> String {
+    match examples(game) {
+        (c, _) if c.is_empty() => "a move in the game's notation".to_string(),
+        (c, Some(h)) => format!("a move (canonical like {c} or human like {h})"),
+        (c, None) => format!("a move (like {c})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples_come_from_the_game() {
+        let open = |id: &str| {
+            menagerie_variants::find(id)
+                .expect("a variant")
+                .open(None, &RuleOptions::new())
+                .expect("the start")
+        };
+        let chess = open("chess");
+        let (c, h) = examples(chess.as_ref());
+        assert!(chess.legal_moves().contains(&c));
+        assert!(h.is_some());
+        let vyrt = open("vyrt");
+        let (c, h) = examples(vyrt.as_ref());
+        assert!(vyrt.legal_moves().contains(&c), "{c}");
+        assert_eq!(h, None, "Vyrt writes its moves one way");
+        assert_eq!(pair("A2-A3", "A2-A3"), "A2-A3");
+        assert_eq!(pair("e2e4", "e4"), "e4 (e2e4)");
+    }
+}
