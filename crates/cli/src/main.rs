@@ -156,7 +156,11 @@ fn open_as(args: &GameArgs, viewer: Option<Side>) -> Result<Box<dyn AnyGame>, Va
     let Some(side) = viewer else {
         return Ok(g);
     };
-    menagerie_play::view::as_seen_by(g.as_ref(), &rule_options(&args.variant, &args.rules)?, Some(side.into()))
+    menagerie_play::view::as_seen_by(
+        g.as_ref(),
+        &rule_options(&args.variant, &args.rules)?,
+        Some(side.into()),
+    )
 }
 
 /// The rule options of `--rule`, where a bare name is refused with the values it takes

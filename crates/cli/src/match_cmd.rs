@@ -186,7 +186,10 @@ pub fn run(args: MatchArgs) -> Result<(), VariantError> {
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
     say(format!("endings: {}", list.join(", ")));
-    say(format!("average length {:.1} plies", summary.average_plies()));
+    say(format!(
+        "average length {:.1} plies",
+        summary.average_plies()
+    ));
     say(format!(
         "score {}/{} (A's points / games, points by the game's own table)",
         fmt_points(summary.points_a),

@@ -195,9 +195,7 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
                 while g.ply() > 0 {
                     let (canonical, human) = g.history().pop().unwrap_or_default();
                     g.pop();
-                    taken.push(
-                        view::turn_seen_by(g.as_ref(), &canonical, &human, Some(side)).0,
-                    );
+                    taken.push(view::turn_seen_by(g.as_ref(), &canonical, &human, Some(side)).0);
                     if engines[g.turn().index()].is_none() {
                         break;
                     }

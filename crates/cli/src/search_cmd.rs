@@ -62,8 +62,9 @@ fn ensure_playable(g: &dyn AnyGame) -> Result<(), VariantError> {
 pub fn bestmove(g: Box<dyn AnyGame>, limits: &LimitArgs) -> Result<(), VariantError> {
     let limits = limits.limits(1000)?;
     ensure_playable(g.as_ref())?;
-    let report =
-        Engine::new().search(g.as_ref(), &limits, None, &mut |it| eprintln!("{}", iteration_line(it)));
+    let report = Engine::new().search(g.as_ref(), &limits, None, &mut |it| {
+        eprintln!("{}", iteration_line(it))
+    });
     let best = report
         .best
         .ok_or_else(|| VariantError::Other("there is no legal move to play".into()))?;
@@ -80,8 +81,9 @@ pub fn analyse(g: Box<dyn AnyGame>, limits: &LimitArgs) -> Result<(), VariantErr
         "static eval {}",
         menagerie_variants::Score::Cp(g.evaluate())
     );
-    let report =
-        Engine::new().search(g.as_ref(), &limits, None, &mut |it| println!("{}", iteration_line(it)));
+    let report = Engine::new().search(g.as_ref(), &limits, None, &mut |it| {
+        println!("{}", iteration_line(it))
+    });
     if let (Some(best), Some(human)) = (report.best, report.best_human) {
         println!("bestmove {best} ({human}) score {}", report.info.score);
     }

@@ -162,7 +162,9 @@ impl Session {
             .get(2..value_at.unwrap_or(words.len()))
             .map(|w| w.join(" "))
             .unwrap_or_default();
-        let value = value_at.map(|i| words[i + 1..].join(" ")).unwrap_or_default();
+        let value = value_at
+            .map(|i| words[i + 1..].join(" "))
+            .unwrap_or_default();
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => {
                 let id = if value == "normal" { "chess" } else { &value };
@@ -204,17 +206,19 @@ impl Session {
                 }
             };
             let g = self.game.fork();
-            self.job = Some(Job::Perft(std::thread::spawn(move || {
-                match perft::divide(g.as_ref(), depth, &flag) {
-                    Some(rows) => {
-                        for (mv, n) in &rows {
-                            say(&format!("{mv}: {n}"));
-                        }
-                        say("");
-                        say(&format!("Nodes searched: {}", perft::total(depth, &rows)));
+            self.job = Some(Job::Perft(std::thread::spawn(move || match perft::divide(
+                g.as_ref(),
+                depth,
+                &flag,
+            ) {
+                Some(rows) => {
+                    for (mv, n) in &rows {
+                        say(&format!("{mv}: {n}"));
                     }
-                    None => say("info string perft stopped"),
+                    say("");
+                    say(&format!("Nodes searched: {}", perft::total(depth, &rows)));
                 }
+                None => say("info string perft stopped"),
             })));
             return;
         }

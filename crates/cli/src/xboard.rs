@@ -456,10 +456,7 @@ impl Session {
                 self.clock.per_move_ms = None;
             }
             "time" => {
-                self.clock.remaining_ms = arg(1)
-                    .parse::<u64>()
-                    .ok()
-                    .map(|cs| cs.saturating_mul(10))
+                self.clock.remaining_ms = arg(1).parse::<u64>().ok().map(|cs| cs.saturating_mul(10))
             }
             "analyze" => {
                 self.analysing = true;

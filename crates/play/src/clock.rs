@@ -79,7 +79,10 @@ mod tests {
     #[test]
     fn allocation_saturates() {
         assert_eq!(allocate(60_000, 0, None), Duration::from_millis(2000));
-        assert_eq!(allocate(60_000, 1000, Some(10)), Duration::from_millis(6750));
+        assert_eq!(
+            allocate(60_000, 1000, Some(10)),
+            Duration::from_millis(6750)
+        );
         assert_eq!(allocate(0, 0, None), Duration::from_millis(1));
         assert_eq!(allocate(1000, u64::MAX, None), Duration::from_millis(500));
         assert_eq!(

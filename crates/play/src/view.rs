@@ -131,10 +131,12 @@ pub fn examples(game: &dyn AnyGame) -> (String, Option<String>) {
     let moves = game.legal_moves_with_human();
     // Prefer a plain one-word move, the kind a newcomer types first.
     let plain = |h: &str| !h.contains(char::is_whitespace);
+    let ordinary = |c: &str| c.chars().all(|ch| ch.is_alphanumeric() || ch == '-');
     let pick = moves
         .iter()
-        .find(|(c, h)| c != h && plain(h))
-        .or_else(|| moves.iter().find(|(_, h)| plain(h)))
+        .find(|(c, h)| c != h && plain(h) && ordinary(c))
+        .or_else(|| moves.iter().find(|(c, h)| plain(h) && ordinary(c)))
+        .or_else(|| moves.iter().find(|(c, _)| ordinary(c)))
         .or_else(|| moves.first());
     match pick {
         Some((c, h)) if c != h => (c.clone(), Some(h.clone())),

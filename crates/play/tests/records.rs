@@ -111,7 +111,11 @@ fn every_record_loads_back_in_every_variant() {
             round_trip(g.as_ref(), None);
             if g.outcome().is_none() {
                 let resigned = Outcome::win(
-                    if n % 2 == 0 { Color::White } else { Color::Black },
+                    if n % 2 == 0 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    },
                     Termination::Resignation,
                 );
                 round_trip(g.as_ref(), Some(&resigned));
@@ -128,7 +132,10 @@ fn a_little_cheops_record_is_written_so_it_reads_back() {
     g.push("e2e3").expect("a pawn step");
     let text = record::write(g.as_ref(), variant.start_fen, &[], None);
     // The human text `1a P e2-e3` is several words; the canonical text is written.
-    assert_eq!(text, "[Variant \"little-cheops\"]\n[Result \"*\"]\n\n1. e2e3 *\n");
+    assert_eq!(
+        text,
+        "[Variant \"little-cheops\"]\n[Result \"*\"]\n\n1. e2e3 *\n"
+    );
     assert!(record::load(&text, "x.pgn", &variant, &[]).is_ok());
 }
 
