@@ -95,10 +95,10 @@ pub fn write(
 /// Whether `text` survives the movetext reader as one move: one word that is not a result,
 /// a move number, a comment or a tag.
 fn one_word(text: &str) -> bool {
-    !text.is_empty()
-        && !text.contains(|c: char| c.is_whitespace() || "{}[]\"".contains(c))
-        && !matches!(text, "1-0" | "0-1" | "1/2-1/2" | "*")
-        && !(text.contains('.') && text.starts_with(|c: char| c.is_ascii_digit()))
+    let move_number = text.contains('.') && text.starts_with(|c: char| c.is_ascii_digit());
+    let special = |c: char| c.is_whitespace() || "{}[]\"".contains(c);
+    let result = matches!(text, "1-0" | "0-1" | "1/2-1/2" | "*");
+    !(text.is_empty() || text.contains(special) || result || move_number)
 }
 
 /// The text of each turn of `game` as a record writes it: the human text where it is one
