@@ -284,7 +284,12 @@ fn run(cli: Cli) -> Result<(), VariantError> {
             viewer,
         } => {
             let g = open_as(&game, viewer)?;
-            print!("{}", g.diagram(center.as_deref())?);
+            // The outcome is printed once, below, in the same words for every game.
+            for line in g.diagram(center.as_deref())?.lines() {
+                if !line.starts_with("game over: ") {
+                    println!("{line}");
+                }
+            }
             if let Some(side) = viewer {
                 println!("{side:?}'s view: {}", g.fen());
             }

@@ -10,7 +10,7 @@ use menagerie_play::engine::Engine;
 use menagerie_play::limits;
 use menagerie_play::players::{build, Player, PlayerSpec};
 use menagerie_play::record;
-use menagerie_play::view::{self, as_seen_by, pair};
+use menagerie_play::view::{self, as_seen_by, pair, Notes};
 use menagerie_variants::{find, AnyGame, Limits, VariantError};
 use std::io::{BufRead, Write};
 
@@ -47,6 +47,26 @@ fn help(g: &dyn AnyGame) -> String {
 hint (ask the engine), board (show the board), resign, help, quit",
         view::how_to_type(g)
     )
+}
+
+/// A turn in a move list: `canonical (human)`, or the one text when they agree.
+fn pair_listed(c: &str, h: &str) -> String {
+    if c == h {
+        c.to_string()
+    } else {
+        format!("{c} ({h})")
+    }
+}
+
+/// Prints the notes on notation a player has not been shown yet.
+fn explain<'a>(
+    notes: &mut Notes,
+    variant: &str,
+    turns: impl IntoIterator<Item = (&'a str, &'a str)>,
+) {
+    for text in notes.for_turns(variant, turns) {
+        println!("note: {text}");
+    }
 }
 
 /// Whose eyes the output is for: the human player (the one to move when both sides are
@@ -147,6 +167,7 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
         println!("{}", help(g.as_ref()));
     }
     let mut hinter = Engine::new();
+    let mut notes = Notes::new();
     let mut unfinished_by_eof = false;
     while outcome.is_none() {
         let side = g.turn();
@@ -157,6 +178,7 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
             let who = viewer(humans, g.as_ref());
             let (c, h) = view::turn_seen_by(before.as_ref(), &canonical, &human, who);
             println!("{side} plays {}", pair(&c, &h));
+            explain(&mut notes, g.variant(), [(c.as_str(), h.as_str())]);
             boards.print(g.as_ref(), who)?;
             outcome = g.outcome();
             continue;
@@ -182,12 +204,14 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
             "moves" => {
                 // What this player is offered, from what this player may see.
                 let seen = as_seen_by(g.as_ref(), &options, Some(side))?;
-                let list: Vec<String> = seen
-                    .legal_moves_with_human()
-                    .into_iter()
-                    .map(|(c, h)| if c == h { c } else { format!("{c} ({h})") })
-                    .collect();
+                let turns = seen.legal_moves_with_human();
+                let list: Vec<String> = turns.iter().map(|(c, h)| pair_listed(c, h)).collect();
                 println!("{} legal moves: {}", list.len(), list.join(", "));
+                explain(
+                    &mut notes,
+                    g.variant(),
+                    turns.iter().map(|(c, h)| (c.as_str(), h.as_str())),
+                );
             }
             "undo" => {
                 let mut taken = Vec::new();
@@ -222,6 +246,11 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
             text => match g.push(text) {
                 Ok((canonical, human)) => {
                     println!("{side} plays {}", pair(&canonical, &human));
+                    explain(
+                        &mut notes,
+                        g.variant(),
+                        [(canonical.as_str(), human.as_str())],
+                    );
                     boards.print(g.as_ref(), viewer(humans, g.as_ref()))?;
                     outcome = g.outcome();
                 }

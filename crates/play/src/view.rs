@@ -101,6 +101,87 @@ pub fn turn_seen_by(
     )
 }
 
+/// One kind of turn or mark a chess player has not met, with the sentence that explains it.
+struct Note {
+    variant: &'static str,
+    key: &'static str,
+    /// Whether a turn's (canonical, human) text shows it.
+    shows: fn(&str, &str) -> bool,
+    text: &'static str,
+}
+
+/// Notes on the notation of the games, shown the first time each kind appears. (When the
+/// games describe their turns' kinds themselves, these key on the kind instead of the text.)
+const NOTES: &[Note] = &[
+    Note {
+        variant: "cypher",
+        key: "combined",
+        shows: |c, _| c.contains('/'),
+        text: "a combined move (Sb8/Nb10, canonical d0-d4/b3-z3): the Spy leaves Court and, in the same turn, one major piece enters an empty Court square (docs/rules/cypher.md, the Spy)",
+    },
+    Note {
+        variant: "cypher",
+        key: "infiltration",
+        shows: |c, _| c.contains('*'),
+        text: "infiltration (Kb5**Rd10, canonical e4-e5*a1-d10): a King landing on the Border sends a Queen, Rook, Bishop or Knight straight to d0 or d10, capturing whatever enemy stands there; once per game (docs/rules/cypher.md, infiltration)",
+    },
+    Note {
+        variant: "cypher",
+        key: "coup",
+        shows: |c, _| c.contains('('),
+        text: "a coup d'etat (e9(Qz6)): a pawn reaching its last Field rank leaves the board and the opponent's highest man (not King or Spy) changes sides where it stands (docs/rules/cypher.md, coup d'etat)",
+    },
+    Note {
+        variant: "cypher",
+        key: "release",
+        shows: |c, _| c.starts_with("P@") || c.starts_with("p@"),
+        text: "a prisoner release (PRc5, canonical P@c5): instead of moving, a player not in check puts one of their captured pawns back on an empty Border square; the prisoner pools under the board count each side's captured pawns not yet released (docs/rules/cypher.md, prisoner release)",
+    },
+    Note {
+        variant: "cypher",
+        key: "flip",
+        shows: |_, h| h.ends_with("++"),
+        text: "++ marks a turn that ends the game by a flip, not a double check: a King and a Spy meet (lined up in Court, or side by side) and one side wins at once (docs/rules/cypher.md, flips)",
+    },
+    Note {
+        variant: "cypher",
+        key: "four-checks",
+        shows: |_, h| h.ends_with("//"),
+        text: "// marks a turn that ends the game by the 4-check rule (docs/rules/cypher.md, legal turns, mate and the 4-check rule)",
+    },
+];
+
+/// Which notes a player has been shown, so each is shown once.
+#[derive(Clone, Debug, Default)]
+pub struct Notes {
+    shown: Vec<&'static str>,
+}
+
+impl Notes {
+    /// Nothing shown yet.
+    pub fn new() -> Self {
+        Notes::default()
+    }
+
+    /// The notes not shown before for turns with these texts, in `variant`; they count as
+    /// shown from now on.
+    pub fn for_turns<'a>(
+        &mut self,
+        variant: &str,
+        turns: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Vec<&'static str> {
+        let turns: Vec<(&str, &str)> = turns.into_iter().collect();
+        let mut out = Vec::new();
+        for n in NOTES.iter().filter(|n| n.variant == variant) {
+            if !self.shown.contains(&n.key) && turns.iter().any(|(c, h)| (n.shows)(c, h)) {
+                self.shown.push(n.key);
+                out.push(n.text);
+            }
+        }
+        out
+    }
+}
+
 /// A key of the board's letters (`K King, Q Queen, ...`) for games whose pieces are a
 /// table of their own (Little Cheops); `None` for games with the usual chess letters.
 pub fn letter_key(variant: &str) -> Option<String> {
@@ -175,6 +256,11 @@ mod tests {
         assert!(vyrt.legal_moves().contains(&c), "{c}");
         assert_eq!(h, None, "Vyrt writes its moves one way");
         assert_eq!(pair("A2-A3", "A2-A3"), "A2-A3");
+        let mut notes = Notes::new();
+        assert_eq!(notes.for_turns("cypher", [("d3-d5", "d5")]).len(), 0);
+        assert_eq!(notes.for_turns("cypher", [("P@c5", "PRc5")]).len(), 1);
+        assert_eq!(notes.for_turns("cypher", [("P@c5", "PRc5")]).len(), 0);
+        assert_eq!(notes.for_turns("chess", [("e2e4", "e4++")]).len(), 0);
         assert_eq!(pair("e2e4", "e4"), "e4 (e2e4)");
     }
 }
