@@ -117,37 +117,37 @@ const NOTES: &[Note] = &[
         variant: "cypher",
         key: "combined",
         shows: |c, _| c.contains('/'),
-        text: "a combined move (Sb8/Nb10, canonical d0-d4/b3-z3): the Spy leaves Court and, in the same turn, one major piece enters an empty Court square (docs/rules/cypher.md, the Spy)",
+        text: "a combined move (Sb8/Nb10, canonical d0-d4/b3-z3): the Spy leaves Court and, in the same turn, one major piece enters an empty Court square (docs/rules/cypher.md §9)",
     },
     Note {
         variant: "cypher",
         key: "infiltration",
         shows: |c, _| c.contains('*'),
-        text: "infiltration (Kb5**Rd10, canonical e4-e5*a1-d10): a King landing on the Border sends a Queen, Rook, Bishop or Knight straight to d0 or d10, capturing whatever enemy stands there; once per game (docs/rules/cypher.md, infiltration)",
+        text: "infiltration (Kb5**Rd10, canonical e4-e5*a1-d10): a King landing on the Border sends a Queen, Rook, Bishop or Knight straight to d0 or d10, capturing whatever enemy stands there; once per game (docs/rules/cypher.md §12)",
     },
     Note {
         variant: "cypher",
         key: "coup",
         shows: |c, _| c.contains('('),
-        text: "a coup d'etat (e9(Qz6)): a pawn reaching its last Field rank leaves the board and the opponent's highest man (not King or Spy) changes sides where it stands (docs/rules/cypher.md, coup d'etat)",
+        text: "a coup d'etat (e9(Qz6)): a pawn reaching its last Field rank leaves the board and the opponent's highest man (not King or Spy) changes sides where it stands (docs/rules/cypher.md §13)",
     },
     Note {
         variant: "cypher",
         key: "release",
         shows: |c, _| c.starts_with("P@") || c.starts_with("p@"),
-        text: "a prisoner release (PRc5, canonical P@c5): instead of moving, a player not in check puts one of their captured pawns back on an empty Border square; the prisoner pools under the board count each side's captured pawns not yet released (docs/rules/cypher.md, prisoner release)",
+        text: "a prisoner release (PRc5, canonical P@c5): instead of moving, a player not in check puts one of their captured pawns back on an empty Border square; the prisoner pools under the board count each side's captured pawns not yet released (docs/rules/cypher.md §14)",
     },
     Note {
         variant: "cypher",
         key: "flip",
         shows: |_, h| h.ends_with("++"),
-        text: "++ marks a turn that ends the game by a flip, not a double check: a King and a Spy meet (lined up in Court, or side by side) and one side wins at once (docs/rules/cypher.md, flips)",
+        text: "++ marks a turn that ends the game by a flip, not a double check: a King and a Spy meet (lined up in Court, or side by side) and one side wins at once (docs/rules/cypher.md §11)",
     },
     Note {
         variant: "cypher",
         key: "four-checks",
         shows: |_, h| h.ends_with("//"),
-        text: "// marks a turn that ends the game by the 4-check rule (docs/rules/cypher.md, legal turns, mate and the 4-check rule)",
+        text: "// marks a turn that ends the game by the 4-check rule (docs/rules/cypher.md §16)",
     },
 ];
 
@@ -200,7 +200,7 @@ pub fn letter_key(variant: &str) -> Option<String> {
         .collect();
     (!names.is_empty()).then(|| {
         format!(
-            "key: {} (upper case White, lower case Black)",
+            "key: {} (upper case White, lower case Black; docs/rules/little-cheops.md §3)",
             names.join(", ")
         )
     })
@@ -219,8 +219,10 @@ pub fn examples(game: &dyn AnyGame) -> (String, Option<String>) {
         .or_else(|| moves.iter().find(|(c, h)| plain(h) && ordinary(c)))
         .or_else(|| moves.iter().find(|(c, _)| ordinary(c)))
         .or_else(|| moves.first());
+    // A human example is offered only if the game reads it back as the same turn.
+    let reads_back = |c: &str, h: &str| game.fork().push(h).is_ok_and(|(got, _)| got == c);
     match pick {
-        Some((c, h)) if c != h => (c.clone(), Some(h.clone())),
+        Some((c, h)) if c != h && reads_back(c, h) => (c.clone(), Some(h.clone())),
         Some((c, _)) => (c.clone(), None),
         None => (String::new(), None),
     }
