@@ -32,7 +32,7 @@ pub struct PlayArgs {
     /// Write the game record to this file at the end.
     #[arg(long, value_name = "FILE")]
     save: Option<String>,
-    /// Time per engine move when the engine is given no limit, in milliseconds (1 to 3600000).
+    /// Time per engine move when the engine is given no limit, in milliseconds (1 to 86400000).
     #[arg(long, default_value_t = 1000, value_name = "MS", value_parser = limits::parse_movetime)]
     movetime: u64,
     /// Seed for the random and greedy players.

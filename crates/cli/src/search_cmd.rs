@@ -11,10 +11,10 @@ pub struct LimitArgs {
     /// Search this many plies deep (1 to 64).
     #[arg(long, value_name = "N", value_parser = limits::parse_depth)]
     pub depth: Option<u32>,
-    /// Search for this many milliseconds (1 to 3600000).
+    /// Search for this many milliseconds (1 to 86400000).
     #[arg(long, value_name = "MS", value_parser = limits::parse_movetime)]
     pub movetime: Option<u64>,
-    /// Search about this many nodes (1 to 10000000000).
+    /// Search about this many nodes (1 to 1000000000000).
     #[arg(long, value_name = "N", value_parser = limits::parse_nodes)]
     pub nodes: Option<u64>,
 }

@@ -10,10 +10,10 @@ use std::time::Duration;
 
 /// Search depth in plies.
 pub const DEPTH: RangeInclusive<u64> = 1..=64;
-/// Time per move in milliseconds (up to one hour).
-pub const MOVETIME_MS: RangeInclusive<u64> = 1..=3_600_000;
+/// Time per move in milliseconds (up to a day).
+pub const MOVETIME_MS: RangeInclusive<u64> = 1..=86_400_000;
 /// Node budget per search.
-pub const NODES: RangeInclusive<u64> = 1..=10_000_000_000;
+pub const NODES: RangeInclusive<u64> = 1..=1_000_000_000_000;
 
 /// Which limit a number is for, with its range and how it is named in messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,7 +132,7 @@ mod tests {
         assert_eq!(
             parse_movetime("0"),
             Err(
-                "0 is out of range: the time per move (milliseconds) must be from 1 to 3600000"
+                "0 is out of range: the time per move (milliseconds) must be from 1 to 86400000"
                     .into()
             )
         );
@@ -149,7 +149,7 @@ mod tests {
         assert_eq!(clamp(Kind::Depth, 0), 1);
         assert_eq!(
             clamp_movetime(Duration::from_secs(u64::MAX)),
-            Duration::from_millis(3_600_000)
+            Duration::from_millis(86_400_000)
         );
     }
 }
