@@ -178,7 +178,8 @@ impl Session {
         let g = variant.open(None, &self.options)?;
         if variant.id != "chess" {
             // The player facing the engine (White after `new`) sees only their own view.
-            let view = variant.open(Some(&g.view_fen(Color::White)), &self.options)?;
+            let view =
+                menagerie_play::view::as_seen_by(g.as_ref(), &self.options, Some(Color::White))?;
             say(&setup_line(view.as_ref(), g.as_ref()));
         }
         self.variant = variant;
