@@ -29,7 +29,8 @@ pub struct PlayArgs {
     /// Resume (or replay) the game recorded in this file.
     #[arg(long, value_name = "FILE")]
     load: Option<String>,
-    /// Write the game record to this file at the end.
+    /// Write the game record to this file at the end (the umpire's record: in Little Cheops
+    /// Imperial it holds both players' sealed papers).
     #[arg(long, value_name = "FILE")]
     save: Option<String>,
     /// Time per engine move when the engine is given no limit, in milliseconds (1 to 86400000).
