@@ -121,6 +121,19 @@ impl Boards {
     }
 }
 
+/// Reads a record file, refusing one too long to be a record before reading it whole.
+fn read_record(path: &str) -> Result<String, VariantError> {
+    let cannot = |e: std::io::Error| VariantError::Other(format!("cannot read {path}: {e}"));
+    let len = std::fs::metadata(path).map_err(cannot)?.len();
+    if len > record::MAX_RECORD_BYTES as u64 {
+        return Err(VariantError::Other(format!(
+            "{path} is too long for a game record ({len} bytes; at most {})",
+            record::MAX_RECORD_BYTES
+        )));
+    }
+    std::fs::read_to_string(path).map_err(cannot)
+}
+
 /// Runs `play`.
 pub fn run(args: PlayArgs) -> Result<(), VariantError> {
     let variant = find(&args.game.variant)?;
@@ -140,8 +153,7 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
     let mut stated: Option<Outcome> = None;
     let mut g = match &args.load {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| VariantError::Other(format!("cannot read {path}: {e}")))?;
+            let text = read_record(path)?;
             let loaded = record::load(&text, path, &variant, &rules)?;
             rules = loaded.rules;
             stated = loaded.stated;

@@ -8,9 +8,10 @@ use menagerie_core::RuleOptions;
 use menagerie_play::clock;
 use menagerie_play::engine::Engine;
 use menagerie_play::limits::{self, Kind};
+use menagerie_play::lines::{self, Line};
 use menagerie_play::perft;
 use menagerie_variants::{find, AnyGame, Limits, SearchInfo, Variant, VariantError};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -258,16 +259,21 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
     };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    let mut bytes = Vec::new();
     loop {
-        bytes.clear();
-        match input.read_until(b'\n', &mut bytes) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        let Ok(line) = std::str::from_utf8(&bytes) else {
-            say("info string error: the line is not UTF-8 text, so it is ignored");
-            continue;
+        let line = match lines::next_line(&mut input) {
+            Ok(Line::Text(line)) => line,
+            Ok(Line::NotText) => {
+                say("info string error: the line is not UTF-8 text, so it is ignored");
+                continue;
+            }
+            Ok(Line::TooLong) => {
+                say(&format!(
+                    "info string error: a line longer than {} bytes is ignored",
+                    lines::MAX_LINE_BYTES
+                ));
+                continue;
+            }
+            Ok(Line::End) | Err(_) => break,
         };
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some(&cmd) = words.first() else { continue };

@@ -6,9 +6,10 @@ use menagerie_core::{Color, MoveError, RuleOptions};
 use menagerie_play::clock::{self, TimeControl};
 use menagerie_play::engine::Engine;
 use menagerie_play::limits::{self, Kind};
+use menagerie_play::lines::{self, Line};
 use menagerie_variants::{find, registry, AnyGame, Limits, Score, Variant, VariantError};
 use std::collections::VecDeque;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
@@ -72,7 +73,7 @@ enum Purpose {
 }
 
 /// The answer to a line that is not text.
-const GARBLED: &str = "Error (the line is not UTF-8 text, so it is ignored): ?";
+const GARBLED: &str = "Error (the line is not UTF-8 text or is too long, so it is ignored): ?";
 
 /// The time per move when XBoard sets no time control.
 const DEFAULT_MOVETIME: Duration = Duration::from_secs(5);
@@ -542,16 +543,12 @@ pub fn run(args: XboardArgs) -> Result<(), VariantError> {
     let reader = tx.clone();
     std::thread::spawn(move || {
         let mut input = std::io::stdin().lock();
-        let mut bytes = Vec::new();
         loop {
-            bytes.clear();
-            match input.read_until(b'\n', &mut bytes) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
-            let event = match String::from_utf8(bytes.clone()) {
-                Ok(line) => Event::Line(line.trim_end_matches(['\n', '\r']).to_string()),
-                Err(_) => Event::Garbled,
+            let event = match lines::next_line(&mut input) {
+                Ok(Line::Text(line)) => Event::Line(line),
+                // Too long or not text: answered, and the session goes on.
+                Ok(Line::NotText | Line::TooLong) => Event::Garbled,
+                Ok(Line::End) | Err(_) => break,
             };
             if reader.send(event).is_err() {
                 return;

@@ -11,6 +11,7 @@
 //! | [`clock`] | time controls and how much of the clock a move may use |
 //! | [`limits`] | the ranges of depth, nodes and time, one rule for every front end |
 //! | [`perft`] | a bounded perft that can be stopped |
+//! | [`lines`] | protocol input read line by line, each line bounded and checked |
 //! | [`view`] | the game as one player sees it: texts of turns, move lists, notes |
 
 #![warn(missing_docs)]
@@ -18,6 +19,7 @@
 pub mod clock;
 pub mod engine;
 pub mod limits;
+pub mod lines;
 pub mod matches;
 pub mod perft;
 pub mod players;

@@ -128,8 +128,19 @@ pub fn movetext(game: &dyn AnyGame) -> Vec<String> {
     out
 }
 
+/// The largest record read, in bytes.
+pub const MAX_RECORD_BYTES: usize = 4 << 20;
+/// The most moves a record may hold.
+pub const MAX_RECORD_MOVES: usize = 20_000;
+
 /// Reads a record; `name` is the file name used in error messages.
 pub fn parse(text: &str, name: &str) -> Result<Record, VariantError> {
+    if text.len() > MAX_RECORD_BYTES {
+        return Err(VariantError::Other(format!(
+            "{name} is too long for a game record ({} bytes; at most {MAX_RECORD_BYTES})",
+            text.len()
+        )));
+    }
     let mut rec = Record::default();
     let mut in_comment = false;
     for (i, raw) in text.lines().enumerate() {
@@ -176,6 +187,11 @@ pub fn parse(text: &str, name: &str) -> Result<Record, VariantError> {
             };
             if tok.is_empty() {
                 continue;
+            }
+            if rec.moves.len() == MAX_RECORD_MOVES {
+                return Err(VariantError::Other(format!(
+                    "{name} line {lineno}: a record holds at most {MAX_RECORD_MOVES} moves"
+                )));
             }
             rec.moves.push((tok.to_string(), lineno));
         }

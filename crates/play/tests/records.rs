@@ -159,3 +159,22 @@ fn empty_records_and_bad_positions_are_refused_naming_the_file() {
         err("[FEN \"8/8/8 w - - 0 1\"]\n\n*\n")
     );
 }
+
+#[test]
+fn records_are_bounded() {
+    let variant = find("chess").expect("chess");
+    let many = "Nf3 Nf6 Ng1 Ng8 ".repeat(record::MAX_RECORD_MOVES / 4 + 1);
+    let err = record::load(&many, "long.pgn", &variant, &[])
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert_eq!(
+        err,
+        format!(
+            "long.pgn line 1: a record holds at most {} moves",
+            record::MAX_RECORD_MOVES
+        )
+    );
+    let huge = " ".repeat(record::MAX_RECORD_BYTES + 1);
+    assert!(record::parse(&huge, "huge.pgn").is_err());
+}
