@@ -83,12 +83,18 @@ fn round_trip(g: &dyn AnyGame, outcome: Option<&Outcome>) {
     );
 }
 
-/// Positions where turns that are rare from the start (an Imperial appointment and
-/// inspection, arrests) are at hand.
-const EXTRA_STARTS: &[(&str, &str)] = &[(
-    "little-cheops-imperial",
-    "k12/13/2c1c8/3K9/2t1t8/13/5n7/13/6CC5/13/13/13/13 w d10:w@d10 - 0 1 -",
-)];
+/// Positions where turns that are rare from the start (Cypher's coup, infiltration and
+/// release; an Imperial appointment and inspection, arrests) are at hand.
+const EXTRA_STARTS: &[(&str, &str)] = &[
+    (
+        "cypher",
+        "1s8/7k2/4P1b3/2N7/4r5/10/4Q1K3/10/10/10/4S5 w - Ii 0+0 1/1 0 1",
+    ),
+    (
+        "little-cheops-imperial",
+        "k12/13/2c1c8/3K9/2t1t8/13/5n7/13/6CC5/13/13/13/13 w d10:w@d10 - 0 1 -",
+    ),
+];
 
 #[test]
 fn every_record_loads_back_in_every_variant() {
