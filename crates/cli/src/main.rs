@@ -157,8 +157,9 @@ fn open_as(args: &GameArgs, viewer: Option<Side>) -> Result<Box<dyn AnyGame>, Va
         return Ok(g);
     };
     menagerie_play::view::as_seen_by(
-        g.as_ref(),
+        &variant_of(args)?,
         &rule_options(&args.variant, &args.rules)?,
+        g.as_ref(),
         Some(side.into()),
     )
 }
@@ -190,11 +191,17 @@ fn read_file(path: &std::path::Path) -> Result<String, VariantError> {
         .map_err(|e| VariantError::Other(format!("cannot read {}: {e}", path.display())))
 }
 
-fn open(args: &GameArgs) -> Result<Box<dyn AnyGame>, VariantError> {
+/// The variant of `args`, with its `--pieces` table when one is given.
+pub(crate) fn variant_of(args: &GameArgs) -> Result<menagerie_variants::Variant, VariantError> {
     let variant = find(&args.variant)?;
-    if let Some(path) = &args.pieces {
-        menagerie_variants::install_pieces(variant.id, &read_file(path)?)?;
+    match &args.pieces {
+        Some(path) => variant.with_pieces(&read_file(path)?),
+        None => Ok(variant),
     }
+}
+
+fn open(args: &GameArgs) -> Result<Box<dyn AnyGame>, VariantError> {
+    let variant = variant_of(args)?;
     let options = rule_options(variant.id, &args.rules)?;
     variant.open(args.fen.as_deref(), &options)
 }

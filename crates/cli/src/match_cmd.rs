@@ -99,7 +99,12 @@ fn io_error(e: impl std::fmt::Display) -> VariantError {
 
 /// Runs `match`.
 pub fn run(args: MatchArgs) -> Result<(), VariantError> {
-    let variant = find(&args.variant)?;
+    let mut variant = find(&args.variant)?;
+    if let Some(path) = &args.pieces {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| VariantError::Other(format!("cannot read {}: {e}", path.display())))?;
+        variant = variant.with_pieces(&text)?;
+    }
     let options = crate::rule_options(variant.id, &args.rules)?;
     let spec_a = PlayerSpec::parse(&args.a)?;
     let spec_b = PlayerSpec::parse(&args.b)?;
@@ -117,11 +122,6 @@ pub fn run(args: MatchArgs) -> Result<(), VariantError> {
         max_plies: args.max_plies,
         seed: args.seed,
     };
-    if let Some(path) = &args.pieces {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| VariantError::Other(format!("cannot read {}: {e}", path.display())))?;
-        menagerie_variants::install_pieces(variant.id, &text)?;
-    }
     let default: Limits = args.limits.limits(100)?;
     let mut a: Box<dyn Player> = build(&spec_a, default, args.seed)?
         .ok_or_else(|| VariantError::Other("player A cannot be a human".into()))?;

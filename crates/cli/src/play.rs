@@ -11,7 +11,7 @@ use menagerie_play::limits;
 use menagerie_play::players::{build, Player, PlayerSpec};
 use menagerie_play::record;
 use menagerie_play::view::{self, as_seen_by, pair, Notes};
-use menagerie_variants::{find, AnyGame, Limits, VariantError};
+use menagerie_variants::{AnyGame, Limits, Variant, VariantError};
 use std::io::{BufRead, Write};
 
 /// Options of `menagerie play`.
@@ -84,13 +84,14 @@ fn viewer(humans: [bool; 2], g: &dyn AnyGame) -> Option<Color> {
 /// Draws boards: from the viewer's view, without the game-over note (the result is
 /// printed once, at the end), with notes that repeat on every board shown only once.
 struct Boards {
+    variant: Variant,
     options: RuleOptions,
     shown_once: Vec<String>,
 }
 
 impl Boards {
     fn print(&mut self, g: &dyn AnyGame, viewer: Option<Color>) -> Result<(), VariantError> {
-        let seen = as_seen_by(g, &self.options, viewer)?;
+        let seen = as_seen_by(&self.variant, &self.options, g, viewer)?;
         let hidden = viewer.is_some_and(|side| g.view_fen(side) != g.fen());
         let mut text = String::new();
         for line in seen.diagram(None)?.lines() {
@@ -136,15 +137,10 @@ fn read_record(path: &str) -> Result<String, VariantError> {
 
 /// Runs `play`.
 pub fn run(args: PlayArgs) -> Result<(), VariantError> {
-    let variant = find(&args.game.variant)?;
+    let variant = crate::variant_of(&args.game)?;
     let white = PlayerSpec::parse(&args.white)?;
     let black = PlayerSpec::parse(&args.black)?;
     let default = Limits::movetime(args.movetime);
-    if let Some(path) = &args.game.pieces {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| VariantError::Other(format!("cannot read {}: {e}", path.display())))?;
-        menagerie_variants::install_pieces(variant.id, &text)?;
-    }
     let mut engines: [Option<Box<dyn Player>>; 2] = [
         build(&white, default, args.seed)?,
         build(&black, default, args.seed.wrapping_add(1))?,
@@ -172,6 +168,7 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
     let mut outcome = g.outcome().or(stated);
     let humans = [engines[0].is_none(), engines[1].is_none()];
     let mut boards = Boards {
+        variant: variant.clone(),
         options: options.clone(),
         shown_once: Vec::new(),
     };
@@ -186,10 +183,9 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
         let side = g.turn();
         if let Some(engine) = engines[side.index()].as_mut() {
             let mv = engine.choose(g.as_mut())?;
-            let before = g.fork();
-            let (canonical, human) = g.push(&mv)?;
+            let played = g.push(&mv)?;
             let who = viewer(humans, g.as_ref());
-            let (c, h) = view::turn_seen_by(before.as_ref(), &canonical, &human, who);
+            let (c, h) = view::last_turn_seen_by(g.as_ref(), who).unwrap_or(played);
             println!("{side} plays {}", pair(&c, &h));
             explain(&mut notes, g.variant(), [(c.as_str(), h.as_str())]);
             boards.print(g.as_ref(), who)?;
@@ -216,7 +212,7 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
             "board" | "show" => boards.print(g.as_ref(), Some(side))?,
             "moves" => {
                 // What this player is offered, from what this player may see.
-                let seen = as_seen_by(g.as_ref(), &options, Some(side))?;
+                let seen = as_seen_by(&variant, &options, g.as_ref(), Some(side))?;
                 let turns = seen.legal_moves_with_human();
                 let list: Vec<String> = turns.iter().map(|(c, h)| pair_listed(c, h)).collect();
                 println!("{} legal moves: {}", list.len(), list.join(", "));
@@ -228,11 +224,12 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
             }
             "undo" => {
                 let mut taken = Vec::new();
+                // The turns as this player knows them (an opponent's sealed appointment
+                // without its square).
+                let mut known = view::history_seen_by(g.as_ref(), Some(side));
                 // Take back the engines' replies too, so it is a human's turn again.
-                while g.ply() > 0 {
-                    let (canonical, human) = g.history().pop().unwrap_or_default();
-                    g.pop();
-                    taken.push(view::turn_seen_by(g.as_ref(), &canonical, &human, Some(side)).0);
+                while g.pop().is_some() {
+                    taken.push(known.pop().map(|(c, _)| c).unwrap_or_default());
                     if engines[g.turn().index()].is_none() {
                         break;
                     }
@@ -247,7 +244,7 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
             "hint" => {
                 let limits = Limits::movetime(args.movetime.min(1000));
                 // The engine advises from the player's view, never the umpire's secrets.
-                let seen = as_seen_by(g.as_ref(), &options, Some(side))?;
+                let seen = as_seen_by(&variant, &options, g.as_ref(), Some(side))?;
                 let r = hinter.search(seen.as_ref(), &limits, None, &mut |_| {});
                 if let (Some(c), Some(h)) = (r.best, r.best_human) {
                     println!("hint: {}, score {}", pair(&c, &h), r.info.score);
@@ -257,14 +254,14 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
                 outcome = Some(Outcome::win(side.other(), Termination::Resignation));
             }
             text => match g.push(text) {
-                Ok((canonical, human)) => {
-                    println!("{side} plays {}", pair(&canonical, &human));
-                    explain(
-                        &mut notes,
-                        g.variant(),
-                        [(canonical.as_str(), human.as_str())],
-                    );
-                    boards.print(g.as_ref(), viewer(humans, g.as_ref()))?;
+                Ok(played) => {
+                    // Announced as the player whose board is drawn next may know it (with
+                    // two humans at one terminal, the opponent's view).
+                    let who = viewer(humans, g.as_ref());
+                    let (c, h) = view::last_turn_seen_by(g.as_ref(), who).unwrap_or(played);
+                    println!("{side} plays {}", pair(&c, &h));
+                    explain(&mut notes, g.variant(), [(c.as_str(), h.as_str())]);
+                    boards.print(g.as_ref(), who)?;
                     outcome = g.outcome();
                 }
                 Err(e) => println!("error: {e}"),

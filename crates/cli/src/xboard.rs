@@ -179,8 +179,12 @@ impl Session {
         let g = variant.open(None, &self.options)?;
         if variant.id != "chess" {
             // The player facing the engine (White after `new`) sees only their own view.
-            let view =
-                menagerie_play::view::as_seen_by(g.as_ref(), &self.options, Some(Color::White))?;
+            let view = menagerie_play::view::as_seen_by(
+                &variant,
+                &self.options,
+                g.as_ref(),
+                Some(Color::White),
+            )?;
             say(&setup_line(view.as_ref(), g.as_ref()));
         }
         self.variant = variant;

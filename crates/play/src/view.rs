@@ -3,7 +3,7 @@
 //! notation for prompts and help.
 
 use menagerie_core::{Color, RuleOptions};
-use menagerie_variants::{AnyGame, VariantError};
+use menagerie_variants::{AnyGame, Variant, VariantError};
 
 /// A turn as a player reads it: `human (canonical)`, or the one text when they agree.
 pub fn pair(canonical: &str, human: &str) -> String {
@@ -14,11 +14,13 @@ pub fn pair(canonical: &str, human: &str) -> String {
     }
 }
 
-/// The game as `viewer` may see it (`None`: the umpire, who sees everything). A game with
-/// nothing hidden is returned as a copy.
+/// The game as `viewer` may see it (`None`: the umpire, who sees everything), opened as a
+/// game of `variant` (which carries its piece table) with `options`. A game with nothing
+/// hidden is returned as a copy.
 pub fn as_seen_by(
-    game: &dyn AnyGame,
+    variant: &Variant,
     options: &RuleOptions,
+    game: &dyn AnyGame,
     viewer: Option<Color>,
 ) -> Result<Box<dyn AnyGame>, VariantError> {
     let Some(side) = viewer else {
@@ -28,77 +30,22 @@ pub fn as_seen_by(
     if view == game.fen() {
         return Ok(game.fork());
     }
-    let variant = menagerie_variants::find(game.variant())?;
     variant.open(Some(&view), options)
 }
 
-/// The canonical and human text of the turn `canonical` (`human`) played from `before`,
-/// as `viewer` may know it (`None`: the umpire, who knows everything).
-///
-/// A player knows their own turns. Of the opponent's turn a player knows what their view
-/// shows: when several turns of the opponent leave that view the same (an appointment of
-/// one Civilian or another in Little Cheops Imperial), the text is what those turns'
-/// texts have in common, so it names nothing only the umpire knows.
-pub fn turn_seen_by(
-    before: &dyn AnyGame,
-    canonical: &str,
-    human: &str,
-    viewer: Option<Color>,
-) -> (String, String) {
-    let full = (canonical.to_string(), human.to_string());
-    let Some(side) = viewer else { return full };
-    if before.turn() == side {
-        return full;
+/// The turns played so far as `viewer` may know them (`None`: the umpire, who knows
+/// everything): a player knows their own turns, and of the opponent's what the game lets
+/// them know (an Imperial appointment without its square).
+pub fn history_seen_by(game: &dyn AnyGame, viewer: Option<Color>) -> Vec<(String, String)> {
+    match viewer {
+        Some(_) => game.history_seen_by(viewer),
+        None => game.history(),
     }
-    let after_view = |mv: &str| -> Option<String> {
-        let mut g = before.fork();
-        g.push(mv).ok()?;
-        Some(g.view_fen(side))
-    };
-    let Some(seen) = after_view(canonical) else {
-        return full;
-    };
-    let mut after = before.fork();
-    if after.push(canonical).is_err()
-        || (before.view_fen(side) == before.fen() && after.view_fen(side) == after.fen())
-    {
-        return full;
-    }
-    let alike: Vec<(String, String)> = before
-        .legal_moves_with_human()
-        .into_iter()
-        .filter(|(c, _)| after_view(c).as_deref() == Some(seen.as_str()))
-        .collect();
-    if alike.len() <= 1 {
-        return full;
-    }
-    let common = |texts: Vec<&str>| -> String {
-        let first = texts[0];
-        let mut n = first.len();
-        for t in &texts[1..] {
-            n = n.min(
-                first
-                    .char_indices()
-                    .zip(t.chars())
-                    .take_while(|((_, a), b)| a == b)
-                    .count(),
-            );
-        }
-        let prefix: String = first.chars().take(n).collect();
-        if prefix.len() == first.len() && texts.iter().all(|t| *t == first) {
-            return prefix;
-        }
-        // Cut back to a whole word, so no half of a square is left.
-        let cut = prefix
-            .rfind(|c: char| !c.is_alphanumeric())
-            .map_or(prefix.as_str(), |i| &prefix[..i]);
-        cut.trim_end_matches(|c: char| !c.is_alphanumeric())
-            .to_string()
-    };
-    (
-        common(alike.iter().map(|(c, _)| c.as_str()).collect()),
-        common(alike.iter().map(|(_, h)| h.as_str()).collect()),
-    )
+}
+
+/// The last turn played, as `viewer` may know it.
+pub fn last_turn_seen_by(game: &dyn AnyGame, viewer: Option<Color>) -> Option<(String, String)> {
+    history_seen_by(game, viewer).pop()
 }
 
 /// One kind of turn or mark a chess player has not met, with the sentence that explains it.
