@@ -417,7 +417,7 @@ fn cypher_notation_is_explained_where_it_first_appears() {
         "moves\nmoves\nquit\n",
     ));
     assert_eq!(
-        out.matches("note: ++ marks a turn that ends the game by a flip, not a double check")
+        out.matches("note: (flip) marks a turn that ends the game by a flip")
             .count(),
         1,
         "{out}"
