@@ -280,6 +280,16 @@ impl std::fmt::Debug for CheopsPosition {
 impl Position for CheopsPosition {
     type Move = CheopsMove;
 
+    fn rule_draw(&self) -> bool {
+        self.minimal_strength()
+    }
+    fn hidden_view(&self, player: Color) -> Option<Self> {
+        (self.style() == Style::Imperial).then(|| self.view(player).into_position())
+    }
+    fn hypotheses(&self) -> Vec<Self> {
+        self.sealed_hypotheses()
+    }
+
     fn variant(&self) -> &'static str {
         self.rules.style.id()
     }

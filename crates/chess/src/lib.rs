@@ -101,6 +101,10 @@ impl Chess {
 impl Position for Chess {
     type Move = Move;
 
+    fn rule_draw(&self) -> bool {
+        self.is_insufficient_material() || self.halfmove >= 100
+    }
+
     fn variant(&self) -> &'static str {
         "chess"
     }

@@ -321,6 +321,34 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn perft(&self, depth: u32) -> u64 {
         crate::perft::perft_generic(self, depth)
     }
+
+    /// Whether the position is drawn by a rule the position alone decides that
+    /// [`Position::outcome`] leaves to the game (a dead position, an expired move count),
+    /// for searches that must not play on in a drawn position. Default: never.
+    fn rule_draw(&self) -> bool {
+        false
+    }
+
+    /// An ending seen without generating moves (a flip, a captured King), for searches:
+    /// `Some(Some(winner))`, `Some(None)` for a draw, `None` when there is none or it needs
+    /// the legal moves. Default: none.
+    fn quick_outcome(&self) -> Option<Option<Color>> {
+        None
+    }
+
+    /// The position as `player` knows it when the game hides something from players (Little
+    /// Cheops Imperial's sealed papers): the opponent's secrets removed, the player's own
+    /// kept. `None` when nothing is hidden. An engine playing `player` searches this.
+    fn hidden_view(&self, _player: Color) -> Option<Self> {
+        None
+    }
+
+    /// The positions the side to move must reckon with, `self` being its
+    /// [`Position::hidden_view`]: one per possible secret of the opponent, `self` (no
+    /// secret) first. Empty when nothing is hidden.
+    fn hypotheses(&self) -> Vec<Self> {
+        Vec::new()
+    }
 }
 
 /// Why `text`, which matches none of the `legal` moves of `pos`, cannot be played: text that

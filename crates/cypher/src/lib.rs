@@ -185,6 +185,14 @@ pub fn variants() -> Vec<VariantSpec<CypherPosition>> {
 impl Position for CypherPosition {
     type Move = CypherMove;
 
+    fn quick_outcome(&self) -> Option<Option<Color>> {
+        // The King of the side to move was captured by infiltration, or a flip ended it.
+        if self.king_square(self.turn()).is_none() {
+            return Some(Some(self.turn().other()));
+        }
+        self.flip().map(|f| Some(f.winner))
+    }
+
     fn variant(&self) -> &'static str {
         "cypher"
     }
