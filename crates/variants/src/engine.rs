@@ -8,7 +8,7 @@
 //! before it count for repetitions; in a game with hidden information the engine searches
 //! what the side to move knows (its view), never the umpire's position.
 
-use crate::{find, AnyGame, VariantError};
+use crate::{find, AnyGame, Variant, VariantError};
 use menagerie_core::{Game, Position};
 use menagerie_engine::{Evaluator, Iteration, Limits, Mobility, Score, SearchResult, Searcher};
 use serde::{Deserialize, Serialize};
@@ -335,6 +335,15 @@ impl Engine {
             }
         }
         SearchReport::nothing(Some(format!("no searcher knows games of variant '{id}'")))
+    }
+
+    /// Teaches the engine a variant that is not in [`crate::registry`] (a game registered
+    /// by a program of its own, such as a test's toy game); games of the built-in
+    /// registry need no such call.
+    pub fn add_variant(&mut self, variant: &Variant) {
+        self.searchers.retain(|(id, _)| *id != variant.id);
+        self.searchers
+            .push((variant.id, variant.new_searcher(self.hash_mb)));
     }
 
     /// Forgets everything learnt (hash tables, history), as for a new game.

@@ -319,9 +319,10 @@ impl Variant {
     }
 }
 
-/// The registry entries of one game crate, from its [`VariantSpec`]s, searched with `eval`
+/// The registry entries of one game crate (the one registry line a new game adds), from its
+/// [`VariantSpec`]s, searched with `eval`
 /// (the game's own evaluation, or a [`menagerie_engine::GenericEval`] with its piece values).
-fn entries<P: Position, E: Evaluator<P> + Clone + 'static>(
+pub fn entries<P: Position, E: Evaluator<P> + Clone + 'static>(
     specs: Vec<VariantSpec<P>>,
     eval: E,
 ) -> impl Iterator<Item = Variant> {
