@@ -22,6 +22,8 @@ pub use error::{BetzaError, MoveError, PositionError, RuleError, SquareError};
 pub use game::{Claim, Game};
 pub use geometry::{Geometry, Offset, Square};
 pub use options::{ChosenOptions, RuleOption, RuleOptions};
-pub use position::{ClaimRule, Color, Outcome, Points, Position, Termination, VariantSpec, Viewer};
+pub use position::{
+    fmt_points, ClaimRule, Color, Outcome, Points, Position, Termination, VariantSpec, Viewer,
+};
 pub use snapshot::{BoardSnapshot, GeometryInfo, Mark, PieceInfo, SquareInfo};
 pub use turn::{PartInfo, TurnInfo, TurnKind, TurnPart, TurnShape};

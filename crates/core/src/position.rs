@@ -240,15 +240,16 @@ impl fmt::Display for Outcome {
             write!(
                 f,
                 "; points White {}, Black {}",
-                fmt_points(p.white),
-                fmt_points(p.black)
+                fmt_points(f64::from(p.white)),
+                fmt_points(f64::from(p.black))
             )?;
         }
         Ok(())
     }
 }
 
-fn fmt_points(p: f32) -> String {
+/// A number of points as people write it: `1`, `0.5`, `2.5`.
+pub fn fmt_points(p: f64) -> String {
     if p.fract() == 0.0 {
         format!("{}", p as i64)
     } else {
