@@ -1,0 +1,47 @@
+// Launching Debian's Chromium through playwright-core (no browser download).
+
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** A launched browser. */
+export function launch() {
+  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+}
+
+/** A new page that records console errors and page errors in `page.errors`. */
+export async function newPage(browser, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') page.errors.push(m.text());
+  });
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  return page;
+}
+
+/** Clicks the centre of a board square by its name. */
+export async function clickSquare(page, name) {
+  await page.locator(`svg.board [data-square="${name}"]`).first().click();
+}
+
+/** Drags a piece from one square to another with the mouse. */
+export async function dragSquare(page, from, to) {
+  const a = await page.locator(`svg.board [data-square="${from}"]`).first().boundingBox();
+  const b = await page.locator(`svg.board [data-square="${to}"]`).first().boundingBox();
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2 + a.width / 2, (a.y + b.y) / 2 + a.height / 2, { steps: 4 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 4 });
+  await page.mouse.up();
+}
+
+/** The piece on a square as `owner:kind`, or null. */
+export async function pieceOn(page, name) {
+  return page.evaluate((n) => {
+    const p = document.querySelector(`svg.board [data-square="${n}"] .piece`);
+    return p ? `${p.dataset.owner}:${p.dataset.kind}` : null;
+  }, name);
+}
