@@ -32,9 +32,9 @@ async function main() {
   }
   const rows = games
     .map((g) => {
-      const p = g.players || {};
+      const p = g.players || { white: g.white, black: g.black };
       const o = g.outcome;
-      const result = o ? esc(o.result || (o.winner ? `${o.winner} wins` : 'draw')) : 'playing';
+      const result = o ? esc(o.result || (o.winner ? `${o.winner} wins` : 'draw')) : g.finished ? 'finished' : 'playing';
       const n = g.moves !== undefined ? (Array.isArray(g.moves) ? g.moves.length : g.moves) : g.plies ?? '';
       return `<tr><td><a href="/game/${encodeURIComponent(g.id)}">${esc(variantName(list, g.variant))}</a></td><td>${esc(who(p.white))} – ${esc(who(p.black))}</td><td>${result}</td><td>${esc(n)}</td><td>${esc(g.created_at || g.created || '')}</td></tr>`;
     })
