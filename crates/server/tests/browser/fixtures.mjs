@@ -99,5 +99,13 @@ export function fixtureGames() {
     ],
     { players: { white: 'human', black: 'human' } },
   );
+  // marks of a Castle, an arrestee and Deputies, for the pictures
+  const marks = { c9: ['bastion'], e9: ['bastion'], c11: ['bastion'], e11: ['bastion'], d9: ['room'], c10: ['room'], e10: ['room'], d11: ['room'], d10: ['chair'] };
+  for (const sq of games['imperial-appoint'].board.squares) {
+    if (marks[sq.name]) sq.marks = [...marks[sq.name], 'castle-active', 'castle-white'];
+    if (sq.name === 'e11') sq.marks.push('arrestee');
+    if (sq.name === 'd4') sq.marks.push('deputy-sealed');
+    if (sq.name === 'j10') sq.marks.push('deputy-known');
+  }
   return games;
 }

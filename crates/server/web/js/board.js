@@ -228,7 +228,7 @@ export class Board {
     if (marks.includes('castle-active') || marks.includes('castle-inactive')) out.push(`<rect class="castle" width="${S}" height="${S}"/>`);
     if (marks.includes('room')) out.push(`<rect class="mk-room" x="8" y="8" width="${S - 16}" height="${S - 16}"/>`);
     if (marks.includes('bastion')) out.push(`<rect class="mk-bastion" x="5" y="5" width="${S - 10}" height="${S - 10}"/>`);
-    if (marks.includes('chair')) out.push('<path class="mk-chair" d="M8 8h16v14h10v6H8z"/>');
+    if (marks.includes('chair')) out.push('<path class="mk-chair" d="M6 6h8v18h14v8H24v10h-6V32h-4v10H6z"/>');
     if (!ghost) {
       if (last.has(sq.name)) out.push(`<rect class="hl-last" width="${S}" height="${S}"/>`);
       if (selected.has(sq.name)) out.push(`<rect class="hl-selected" width="${S}" height="${S}"/>`);
@@ -237,8 +237,8 @@ export class Board {
     if (this.squareNames) out.push(`<text class="sqname" x="4" y="${S - 6}">${esc(sq.name)}</text>`);
     if (sq.piece) out.push(pieceSvg(sq.piece));
     if (marks.includes('arrestee')) out.push('<g class="mk-arrestee"><circle cx="50" cy="50" r="44"/><path d="M78 10h14v12H78z M81 10v-4a4 4 0 0 1 8 0v4"/></g>');
-    if (marks.includes('deputy-known')) out.push('<g class="mk-deputy-known"><circle cx="84" cy="16" r="13"/><text x="84" y="22" text-anchor="middle">D</text></g>');
-    if (marks.includes('deputy-sealed')) out.push('<g class="mk-deputy-sealed"><circle cx="84" cy="16" r="13"/><text x="84" y="22" text-anchor="middle">D</text><title>your sealed Deputy (only you see this)</title></g>');
+    if (marks.includes('deputy-known')) out.push('<g class="mk-deputy-known"><circle cx="82" cy="18" r="16"/><text x="82" y="25" text-anchor="middle">D</text></g>');
+    if (marks.includes('deputy-sealed')) out.push('<g class="mk-deputy-sealed"><circle cx="82" cy="18" r="16"/><text x="82" y="25" text-anchor="middle">D</text><title>your sealed Deputy (only you see this)</title></g>');
     if (!ghost && m && m.next.has(sq.name) && this.clicks.length > 0) {
       const capture = isCaptureStep(m.next.get(sq.name), sq.name, this.snapshot, this.mover);
       out.push(capture ? '<circle class="dest capture" cx="50" cy="50" r="44"/>' : '<circle class="dest" cx="50" cy="50" r="15"/>');

@@ -439,6 +439,7 @@ function connect() {
     }
     if (!msg || typeof msg !== 'object') return;
     if (local.mode === 'local') {
+      if (!msg.state) return;
       try {
         setState(await fetchState());
       } catch {
