@@ -1,0 +1,489 @@
+//! Every call into the game library, in one place: opening games, views per viewer, the
+//! JSON shapes of Contract 1 (turns, snapshots, outcomes, search lines) and engine searches.
+//!
+//! Where the library does not offer a call yet (structured turns, snapshots, views), this
+//! module builds the same JSON from what it does offer, so the rest of the server never
+//! changes when the library grows.
+
+use menagerie_core::{Color, Outcome, RuleOptions, Square};
+use menagerie_variants::{find, registry, AnyGame, Limits, Score, SearchInfo, VariantError};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Who is looking at a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Viewer {
+    /// The player of one side (a seat's token).
+    Player(Color),
+    /// Anyone without a token.
+    Spectator,
+    /// The umpire (the umpire's token): sees everything.
+    Umpire,
+}
+
+impl Viewer {
+    /// The word the API uses for this viewer (`you`).
+    pub fn word(self) -> &'static str {
+        match self {
+            Viewer::Player(c) => color_word(c),
+            Viewer::Spectator => "spectator",
+            Viewer::Umpire => "umpire",
+        }
+    }
+}
+
+/// `white` or `black`.
+pub fn color_word(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// Reads `white` or `black`.
+pub fn parse_color(text: &str) -> Option<Color> {
+    match text {
+        "white" => Some(Color::White),
+        "black" => Some(Color::Black),
+        _ => None,
+    }
+}
+
+/// A game of any variant.
+pub type Game = Box<dyn AnyGame>;
+
+/// Why a game cannot be opened or a turn played, in one sentence, and what kind of fault.
+#[derive(Debug)]
+pub enum GameError {
+    /// No variant has this id.
+    UnknownVariant(String),
+    /// Anything else the caller supplied wrongly (position string, rule option, move).
+    Bad(String),
+}
+
+impl From<VariantError> for GameError {
+    fn from(e: VariantError) -> Self {
+        match e {
+            VariantError::Unknown(id) => GameError::UnknownVariant(format!(
+                "unknown variant '{id}'; GET /api/variants lists them"
+            )),
+            other => GameError::Bad(other.to_string()),
+        }
+    }
+}
+
+/// Reads rule options from a JSON object of `NAME: VALUE` (strings, numbers or booleans).
+pub fn rule_options(rules: &BTreeMap<String, Value>) -> Result<RuleOptions, GameError> {
+    let items: Vec<String> = rules
+        .iter()
+        .map(|(k, v)| match v {
+            Value::String(s) => format!("{k}={s}"),
+            Value::Bool(true) => format!("{k}=on"),
+            Value::Bool(false) => format!("{k}=off"),
+            other => format!("{k}={other}"),
+        })
+        .collect();
+    RuleOptions::parse(&items).map_err(|e| GameError::Bad(e.to_string()))
+}
+
+/// Opens a game of `variant` at `fen` (the start when `None`) under `rules`.
+pub fn open(variant: &str, fen: Option<&str>, rules: &RuleOptions) -> Result<Game, GameError> {
+    let v = find(variant)?;
+    Ok(v.open(fen, rules)?)
+}
+
+/// The canonical id of a variant (as the registry spells it).
+pub fn variant_id(variant: &str) -> Result<&'static str, GameError> {
+    Ok(find(variant)?.id)
+}
+
+/// `GET /api/variants`: ids, names, one-line descriptions, geometry and rule options.
+pub fn variants_json() -> Value {
+    let list: Vec<Value> = registry()
+        .iter()
+        .filter_map(|v| {
+            let g = v.open(None, &RuleOptions::new()).ok()?;
+            Some(json!({
+                "id": v.id,
+                "name": v.name,
+                "summary": v.summary,
+                "start_fen": v.start_fen,
+                "geometry": geometry_json(g.as_ref()),
+                "options": v.options.iter().map(|o| json!({
+                    "name": o.name, "values": o.values, "default": o.values.first(), "help": o.help,
+                })).collect::<Vec<_>>(),
+            }))
+        })
+        .collect();
+    Value::Array(list)
+}
+
+/// Whether the game keeps secrets from its players (Little Cheops Imperial).
+fn has_secrets(game: &dyn AnyGame) -> bool {
+    game.variant() == "little-cheops-imperial"
+}
+
+/// The position string as `viewer` may see it: players their own string, spectators the
+/// public string, the umpire everything.
+pub fn view_fen(game: &dyn AnyGame, viewer: Viewer) -> String {
+    match viewer {
+        Viewer::Umpire => game.fen(),
+        Viewer::Player(c) => game.view_fen(c),
+        Viewer::Spectator => {
+            if has_secrets(game) {
+                // The umpire string is the public string plus the sealed papers.
+                let fen = game.fen();
+                match fen.rsplit_once(' ') {
+                    Some((public, _papers)) => public.to_string(),
+                    None => fen,
+                }
+            } else {
+                game.fen()
+            }
+        }
+    }
+}
+
+/// The position as `viewer` knows it, as a game of its own (no history): what its board,
+/// check and legal turns are read from.
+pub fn view_position(game: &dyn AnyGame, viewer: Viewer, rules: &RuleOptions) -> Game {
+    if !has_secrets(game) || viewer == Viewer::Umpire {
+        return game.fork();
+    }
+    let fen = match viewer {
+        Viewer::Spectator => format!("{} -", view_fen(game, viewer)),
+        other => view_fen(game, other),
+    };
+    match open(game.variant(), Some(&fen), rules) {
+        Ok(g) => g,
+        // A view string the game cannot read back would be a library defect; show the
+        // public board rather than the umpire's.
+        Err(_) => match open(game.variant(), Some(&format!("{} -", public_of(game))), rules) {
+            Ok(g) => g,
+            Err(_) => game.fork(),
+        },
+    }
+}
+
+fn public_of(game: &dyn AnyGame) -> String {
+    view_fen(game, Viewer::Spectator)
+}
+
+/// The canonical and human text of a turn played by `mover`, as `viewer` may know it
+/// (Contract 4): an opponent's or a spectator's copy of an appointment names no square.
+pub fn move_seen(
+    game: &dyn AnyGame,
+    canonical: &str,
+    human: &str,
+    mover: Color,
+    viewer: Viewer,
+) -> (String, String) {
+    let sees_all = match viewer {
+        Viewer::Umpire => true,
+        Viewer::Player(c) => c == mover,
+        Viewer::Spectator => false,
+    };
+    if sees_all || !has_secrets(game) {
+        return (canonical.to_string(), human.to_string());
+    }
+    if canonical.starts_with("appoint") {
+        return ("appoint".to_string(), human.to_string());
+    }
+    (canonical.to_string(), human.to_string())
+}
+
+/// The turns played so far as `viewer` may know them: `(canonical, human, mover)`.
+pub fn moves_seen(game: &dyn AnyGame, viewer: Viewer) -> Vec<(String, String)> {
+    let first = start_turn(game);
+    game.history()
+        .into_iter()
+        .enumerate()
+        .map(|(i, (c, h))| {
+            let mover = if i % 2 == 0 { first } else { first.other() };
+            move_seen(game, &c, &h, mover, viewer)
+        })
+        .collect()
+}
+
+/// The side to move in the start position.
+pub fn start_turn(game: &dyn AnyGame) -> Color {
+    let start = game.start_fen();
+    let mover_letter = start.split_whitespace().nth(1);
+    if mover_letter == Some("b") {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// The squares named in a turn's text, in order.
+fn squares_in(game: &dyn AnyGame, text: &str) -> Vec<Square> {
+    let g = game.geometry();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let bytes = text.as_bytes();
+    while i < bytes.len() {
+        let boundary = i == 0 || !bytes[i - 1].is_ascii_alphanumeric();
+        if boundary || bytes[i - 1].is_ascii_digit() {
+            if let Some((sq, n)) = g.parse_square_prefix(&text[i..]) {
+                if n > 0 {
+                    out.push(sq);
+                    i += n;
+                    continue;
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The kind of a turn (Contract 1's `TurnKind`), read from its text.
+fn turn_kind(canonical: &str, human: &str) -> &'static str {
+    if canonical.starts_with("appoint") {
+        "appointment"
+    } else if canonical.starts_with("inspect") {
+        "inspection"
+    } else if canonical == "draw" {
+        "claim"
+    } else if canonical.contains("->") {
+        "abdication"
+    } else if human.starts_with("O-O") {
+        "castling"
+    } else if canonical.contains('*') && canonical.matches('-').count() >= 2 {
+        "combined-move"
+    } else if canonical.contains('@') {
+        "arrest"
+    } else if human.contains('=') {
+        "promotion"
+    } else if human.contains('x') {
+        "capture"
+    } else {
+        "move"
+    }
+}
+
+/// One legal turn as Contract 1's `TurnInfo`.
+fn turn_json(game: &dyn AnyGame, canonical: &str, human: &str) -> Value {
+    let g = game.geometry();
+    let squares = squares_in(game, canonical);
+    let name = |s: &Square| g.square_name(*s);
+    let (from, to) = match squares.as_slice() {
+        [] => (None, None),
+        [only] => (None, Some(name(only))),
+        [first, .., last] => (Some(name(first)), Some(name(last))),
+    };
+    json!({
+        "canonical": canonical,
+        "human": human,
+        "kind": turn_kind(canonical, human),
+        "parts": [{"from": from, "to": to, "captures": [], "room": null, "promotion": null}],
+    })
+}
+
+/// The legal turns of a (view) position, as Contract 1's `TurnInfo` list.
+pub fn legal_json(view: &dyn AnyGame) -> Vec<Value> {
+    view.legal_moves_with_human()
+        .iter()
+        .map(|(c, h)| turn_json(view, c, h))
+        .collect()
+}
+
+/// The board's shape and coordinate names.
+pub fn geometry_json(game: &dyn AnyGame) -> Value {
+    let g = game.geometry();
+    json!({
+        "width": g.width(),
+        "height": g.height(),
+        "wrap_files": g.wraps_files(),
+        "wrap_ranks": g.wraps_ranks(),
+        "files": (0..g.width()).map(|f| g.file_name(f).to_string()).collect::<Vec<_>>(),
+        "ranks": (0..g.height()).map(|r| g.rank_name(r).to_string()).collect::<Vec<_>>(),
+    })
+}
+
+fn piece_kind(variant: &str, letter: char) -> String {
+    let l = letter.to_ascii_lowercase();
+    let chessy = match l {
+        'k' => Some("king"),
+        'q' => Some("queen"),
+        'r' => Some("rook"),
+        'b' => Some("bishop"),
+        'n' => Some("knight"),
+        'p' => Some("pawn"),
+        _ => None,
+    };
+    match (variant, chessy) {
+        ("chess" | "vyrt", Some(k)) => k.to_string(),
+        ("cypher", _) if l == 's' => "spy".to_string(),
+        ("cypher", Some(k)) => k.to_string(),
+        _ => l.to_string(),
+    }
+}
+
+/// Square names listed in one field of a position string (`g5,h5` or `-`).
+fn field_squares(fen: &str, index_from_end: usize) -> Vec<String> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() <= index_from_end {
+        return Vec::new();
+    }
+    let f = fields[fields.len() - 1 - index_from_end];
+    if f == "-" {
+        return Vec::new();
+    }
+    f.split(',').map(|s| s.to_string()).collect()
+}
+
+/// The board snapshot (Contract 1) of a view position; `last` is the last turn's text as
+/// the viewer knows it.
+pub fn snapshot_json(view: &dyn AnyGame, last: Option<&str>) -> Value {
+    let g = view.geometry();
+    let variant = view.variant();
+    let (sealed, known) = if has_secrets(view) {
+        let fen = view.fen();
+        (field_squares(&fen, 0), field_squares(&fen, 3))
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let squares: Vec<Value> = g
+        .squares()
+        .map(|sq| {
+            let name = g.square_name(sq);
+            let piece = view.piece_at(sq).map(|c| {
+                json!({
+                    "kind": piece_kind(variant, c),
+                    "owner": if c.is_ascii_uppercase() { "white" } else { "black" },
+                    "letter": c.to_string(),
+                })
+            });
+            let mut marks: Vec<String> = g
+                .regions()
+                .iter()
+                .filter(|r| r.contains(sq))
+                .map(|r| r.name.to_ascii_lowercase())
+                .collect();
+            if sealed.contains(&name) {
+                marks.push("deputy-sealed".into());
+            }
+            if known.contains(&name) {
+                marks.push("deputy-known".into());
+            }
+            json!({
+                "name": name,
+                "file": g.file(sq),
+                "rank": g.rank(sq),
+                "piece": piece,
+                "marks": marks,
+            })
+        })
+        .collect();
+    let last_turn: Vec<String> = last
+        .map(|t| squares_in(view, t).iter().map(|s| g.square_name(*s)).collect())
+        .unwrap_or_default();
+    json!({
+        "variant": variant,
+        "geometry": geometry_json(view),
+        "squares": squares,
+        "turn": color_word(view.turn()),
+        "check": view.is_check(),
+        "last_turn": last_turn,
+    })
+}
+
+/// Contract 1's outcome JSON.
+pub fn outcome_json(o: &Outcome) -> Value {
+    json!({
+        "winner": o.winner.map(color_word),
+        "code": o.termination.code(),
+        "sentence": o.to_string(),
+        "points": o.points.map(|p| json!({"white": p.white, "black": p.black})),
+        "result": o.result(),
+    })
+}
+
+/// An ending from outside the board: `code` is `resignation`, `agreement`, `forfeit`, ...
+pub fn external_outcome(code: &str, winner: Option<Color>) -> Outcome {
+    use menagerie_core::Termination;
+    let t = match code {
+        "resignation" => Termination::Resignation,
+        "agreement" => Termination::Agreement,
+        "forfeit" => Termination::Forfeit,
+        other => Termination::Rule(other.to_string()),
+    };
+    match winner {
+        Some(w) => Outcome::win(w, t),
+        None => Outcome::draw(t),
+    }
+}
+
+/// The claims the rulebook offers the side to move here (codes). None yet through the
+/// dynamic interface: repetition and move-count draws end games by themselves.
+pub fn claims(_game: &dyn AnyGame) -> Vec<String> {
+    Vec::new()
+}
+
+/// The search limits of an engine level (1 weakest .. 10 strongest).
+pub fn level_limits(level: u32) -> Limits {
+    let level = level.clamp(1, 10);
+    Limits {
+        depth: Some(level + 1),
+        nodes: Some(20_000u64 << level.min(10)),
+        movetime: Some(Duration::from_millis(200 * u64::from(level))),
+    }
+}
+
+/// Searches `game` (the umpire's; the library searches from the mover's view where the game
+/// hides information) and returns `(canonical, human)` of the chosen turn.
+pub fn search(
+    game: &mut dyn AnyGame,
+    limits: &Limits,
+    stop: Option<Arc<AtomicBool>>,
+    on_iteration: &mut dyn FnMut(&SearchInfo),
+) -> Option<(String, String)> {
+    let r = game.search(limits, stop, on_iteration);
+    Some((r.best?, r.best_human.unwrap_or_default()))
+}
+
+/// Contract 2's score JSON: `{"cp":N}` or `{"mate":N}` (N > 0: the side to move mates).
+pub fn score_json(s: Score) -> Value {
+    match s {
+        Score::Cp(cp) => json!({"cp": cp}),
+        Score::WinIn(plies) => json!({"mate": plies.div_ceil(2).max(1)}),
+        Score::LossIn(plies) => json!({"mate": -(plies.div_ceil(2).max(1) as i64)}),
+    }
+}
+
+/// One analysis line (NDJSON) of an iteration.
+pub fn info_json(info: &SearchInfo) -> Value {
+    json!({
+        "depth": info.depth,
+        "seldepth": info.seldepth,
+        "score": score_json(info.score),
+        "nodes": info.nodes,
+        "nps": info.nps,
+        "time_ms": info.elapsed.as_millis() as u64,
+        "pv": info.pv_human,
+        "pv_canonical": info.pv,
+    })
+}
+
+/// Plays `text` (canonical or human) on the umpire's game as `mover` sees it, returning the
+/// `(canonical, human)` texts; error sentences depend only on what the mover sees.
+pub fn play(
+    game: &mut dyn AnyGame,
+    text: &str,
+    rules: &RuleOptions,
+) -> Result<(String, String), String> {
+    if has_secrets(game) {
+        // Read the turn from the mover's own view, so that whether it is legal and what the
+        // error says never depends on the opponent's secret (R41).
+        let mover = game.turn();
+        let mut view = view_position(game, Viewer::Player(mover), rules);
+        let (canonical, _) = view.push(text).map_err(|e| e.to_string())?;
+        return game.push(&canonical).map_err(|e| e.to_string());
+    }
+    game.push(text).map_err(|e| e.to_string())
+}
