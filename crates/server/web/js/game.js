@@ -17,6 +17,7 @@ let ws = null;
 let wsTries = 0;
 let stateAt = 0;
 let variantList = [];
+const seen = new Map(); // boards seen on this page, by the number of turns played
 
 function tokenFor(color) {
   return (local.tokens && local.tokens[color]) || null;
@@ -41,6 +42,8 @@ function setState(s) {
   const grew = !state || s.moves.length !== state.moves.length;
   state = s;
   stateAt = performance.now();
+  for (const k of [...seen.keys()]) if (k > s.moves.length) seen.delete(k);
+  seen.set(s.moves.length, s.board);
   if (grew) {
     viewPly = null;
     viewBoard = null;
@@ -263,6 +266,12 @@ async function showPly(ply) {
     render();
     return;
   }
+  if (seen.has(ply) && seenValid(ply)) {
+    viewPly = ply;
+    viewBoard = seen.get(ply);
+    render();
+    return;
+  }
   try {
     const r = await api('GET', `/api/games/${encodeURIComponent(id)}/board?ply=${ply}`, undefined, actingToken());
     viewPly = ply;
@@ -271,6 +280,11 @@ async function showPly(ply) {
   } catch (e) {
     showReason(e.message);
   }
+}
+
+// A board seen earlier is still the position after `ply` turns unless a takeback replaced them.
+function seenValid(ply) {
+  return ply <= state.moves.length;
 }
 
 // ----- drawing the page -----
