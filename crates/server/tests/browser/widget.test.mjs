@@ -222,3 +222,16 @@ test('touch: tapping enters a move, with confirmation when asked for', async () 
   await page.evaluate(() => localStorage.removeItem('menagerie:confirm'));
   await page.context().close();
 });
+
+test('keyboard: arrows move a cursor on the board, Enter points', async () => {
+  const page = await open('/game/chess-promo');
+  await page.focus('svg.board');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.locator('[data-square="e1"] .hl-cursor').count(), 1);
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#moves').textContent.includes('Ke2'));
+  assert.equal(lastMove(), 'e1e2');
+  await page.context().close();
+});

@@ -52,6 +52,7 @@ export class Board {
     this.variant = null;
     this.interactive = false;
     this.clicks = [];
+    this.cursor = null;
     this.chooser = null;
     this.wrap = document.createElement('div');
     this.wrap.className = 'board-wrap';
@@ -233,6 +234,7 @@ export class Board {
       if (last.has(sq.name)) out.push(`<rect class="hl-last" width="${S}" height="${S}"/>`);
       if (selected.has(sq.name)) out.push(`<rect class="hl-selected" width="${S}" height="${S}"/>`);
       if (checked === sq.name) out.push(`<circle class="hl-check" cx="50" cy="50" r="48"/>`);
+      if (this.cursor === sq.name) out.push(`<rect class="hl-cursor" x="3" y="3" width="${S - 6}" height="${S - 6}"/>`);
     }
     if (this.squareNames) out.push(`<text class="sqname" x="4" y="${S - 6}">${esc(sq.name)}</text>`);
     if (sq.piece) out.push(pieceSvg(sq.piece));
@@ -488,10 +490,37 @@ export class Board {
     e.preventDefault();
   }
 
+  /** Moves the keyboard cursor by whole squares as the eye sees it. */
+  moveCursor(dc, drow) {
+    const g = this.snapshot.geometry;
+    let pos = { c: Math.floor(g.width / 2), row: g.height - 1 };
+    for (let row = 0; row < g.height && this.cursor; row++) {
+      for (let c = 0; c < g.width; c++) {
+        const sq = this.squareAtWrapped(this.snapshot, c, row);
+        if (sq && sq.name === this.cursor) pos = { c, row };
+      }
+    }
+    if (this.cursor) {
+      pos.c = Math.max(0, Math.min(g.width - 1, pos.c + dc));
+      pos.row = Math.max(0, Math.min(g.height - 1, pos.row + drow));
+    }
+    const sq = this.squareAtWrapped(this.snapshot, pos.c, pos.row);
+    this.cursor = sq ? sq.name : null;
+    this.render();
+  }
+
   onKey(e) {
     const keys = { ArrowLeft: [1, 0], ArrowRight: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
-    if (keys[e.key] && this.wraps) {
+    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (keys[e.key] && this.wraps && !e.shiftKey) {
+      // a torus: the arrows turn the view; with Shift they move the cursor
       this.pan(...keys[e.key]);
+      e.preventDefault();
+    } else if (steps[e.key]) {
+      this.moveCursor(...steps[e.key]);
+      e.preventDefault();
+    } else if ((e.key === 'Enter' || e.key === ' ') && this.cursor) {
+      this.click(this.cursor);
       e.preventDefault();
     } else if (e.key === 'Escape') {
       this.cancel();
