@@ -121,6 +121,8 @@ enum Command {
     Uci(uci_server::UciArgs),
     /// Speak the XBoard / CECP protocol (version 2) on stdin/stdout, for every game.
     Xboard(xboard::XboardArgs),
+    /// Serve the games over HTTP: the web pages, the API and websockets (`docs/api.md`).
+    Serve(menagerie_server::ServeArgs),
 }
 
 const MAX_PERFT_DEPTH: u32 = 20;
@@ -171,6 +173,7 @@ fn open(args: &GameArgs) -> Result<Box<dyn AnyGame>, VariantError> {
 
 fn run(cli: Cli) -> Result<(), VariantError> {
     match cli.command {
+        Command::Serve(args) => menagerie_server::run(args).map_err(VariantError::Other)?,
         Command::Variants { options } => {
             let all = registry();
             let width = all.iter().map(|v| v.id.len()).max().unwrap_or(0);

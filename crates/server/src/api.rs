@@ -620,7 +620,9 @@ pub async fn websocket(
 
 /// `GET /api/rules/{variant}`: the players' guide in Markdown.
 pub async fn rules_text(Path(variant): Path<String>) -> Result<Response, ApiError> {
-    let id = games::variant_id(&variant)?;
+    let id = games::variant_id(&variant).map_err(|e| match e {
+        games::GameError::UnknownVariant(s) | games::GameError::Bad(s) => ApiError::not_found(s),
+    })?;
     let base = id.strip_suffix("-imperial").unwrap_or(id);
     let text = crate::pages::RULES
         .iter()

@@ -53,7 +53,7 @@ impl ApiError {
 impl From<games::GameError> for ApiError {
     fn from(e: games::GameError) -> Self {
         match e {
-            games::GameError::UnknownVariant(s) => ApiError::new(404, s),
+            games::GameError::UnknownVariant(s) => ApiError::bad(s),
             games::GameError::Bad(s) => ApiError::bad(s),
         }
     }

@@ -25,7 +25,6 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 /// The options of `menagerie serve`.
 #[derive(clap::Parser, Debug, Clone)]
-#[command(name = "menagerie-server", about = "Menagerie's game server")]
 pub struct ServeArgs {
     /// The TCP port (0: any free port; the address is printed).
     #[arg(long, default_value_t = 8080)]
