@@ -47,3 +47,17 @@ export async function pieceOn(page, name) {
     return p ? `${p.dataset.owner}:${p.dataset.kind}` : null;
   }, name);
 }
+
+/**
+ * Waits until `fn(arg)` is true in the page. (Playwright's waitForFunction evaluates a string,
+ * which the server's Content-Security-Policy forbids; this polls with page.evaluate instead,
+ * so the tests run under the real policy.)
+ */
+export async function waitUntil(page, fn, arg, { timeout = 30000 } = {}) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    if (await page.evaluate(fn, arg)) return;
+    if (Date.now() > end) throw new Error(`timed out after ${timeout} ms waiting for ${String(fn).slice(0, 160)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

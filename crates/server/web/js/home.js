@@ -134,7 +134,7 @@ async function main() {
       const mine = seats[color];
       location.href = opponent !== 'local' && mine && mine.url ? mine.url : `/game/${encodeURIComponent(g.id)}`;
     } catch (ex) {
-      err.textContent = ex.message;
+      err.textContent = body.clock && /clock/.test(ex.message) ? 'This server does not keep clocks yet: untick the clock to play.' : ex.message;
     }
   });
 }
