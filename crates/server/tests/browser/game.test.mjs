@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { launch, newPage, clickSquare, dragSquare, pieceOn, waitUntil } from './browser.mjs';
+import fsp from 'node:fs';
 import { startServer, call, pointsOf, ROOT } from './server.mjs';
 
 let server;
@@ -299,4 +300,42 @@ test('pages: home, recent games, analysis with engine lines, rules', async () =>
   await page.waitForSelector('article.rules h1, article.rules h2');
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test('a spectator watches without moving; pages reconnect after the server restarts and catch up by version', async () => {
+  const own = await startServer({ keep: true });
+  const port = Number(new URL(own.url).port);
+  const g = await call(own.url, 'POST', '/api/games', { variant: 'chess', white: 'human', black: 'human' });
+  assert.equal(g.status, 201);
+  const open = async (url) => {
+    const p = await newPage(browser);
+    await p.goto(own.url + url);
+    await p.waitForSelector('svg.board [data-square]');
+    return p;
+  };
+  const a = await open(g.data.seats.white.url);
+  const b = await open(g.data.seats.black.url);
+  const watcher = await open(`/game/${g.data.id}`);
+  await waitUntil(watcher, () => /^You are watching/.test(document.querySelector('#status').textContent));
+  assert.equal(await watcher.locator('#move-form').isHidden(), true);
+  await clickSquare(watcher, 'e2');
+  assert.equal(await watcher.locator('[data-square="e4"] .dest').count(), 0, 'a spectator gets no destinations');
+  // the server goes away and comes back on the same port with the same database
+  await own.stop();
+  await waitUntil(b, () => document.body.classList.contains('offline'), null, { timeout: 10000 });
+  const again = await startServer({ port, data: own.data });
+  try {
+    await waitUntil(a, () => !document.body.classList.contains('offline'), null, { timeout: 20000 });
+    await waitUntil(b, () => !document.body.classList.contains('offline'), null, { timeout: 20000 });
+    await waitUntil(watcher, () => !document.body.classList.contains('offline'), null, { timeout: 20000 });
+    const st = await stateOf(a);
+    await playByPointing(a, st.legal.find((t) => t.canonical === 'd2d4'));
+    await waitUntil(b, () => document.querySelector('#moves').textContent.includes('d4'), null, { timeout: 10000 });
+    await waitUntil(watcher, () => document.querySelector('#moves').textContent.includes('d4'), null, { timeout: 10000 });
+    assert.equal(await pieceOn(watcher, 'd4'), 'white:pawn');
+  } finally {
+    for (const p of [a, b, watcher]) await p.context().close();
+    await again.stop();
+    fsp.rmSync(own.data, { recursive: true, force: true });
+  }
 });

@@ -12,10 +12,10 @@ export const ROOT = path.resolve(here, '../../../..');
 /** The binary under test: $MENAGERIE_BIN, else the release build of `menagerie`. */
 export const BIN = process.env.MENAGERIE_BIN || path.join(ROOT, 'target/release/menagerie');
 
-/** Starts the server; resolves to `{ url, stop() }`. */
-export function startServer() {
-  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'menagerie-browser-'));
-  const args = ['--port', '0', '--bind', '127.0.0.1', '--data', data];
+/** Starts the server (on `port`, with the database in `data`, kept on stop if `keep`); resolves to `{ url, data, stop() }`. */
+export function startServer({ port = 0, data = null, keep = false } = {}) {
+  if (!data) data = fs.mkdtempSync(path.join(os.tmpdir(), 'menagerie-browser-'));
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--data', data];
   // `menagerie serve ...`, or the server crate's own binary `menagerie-server ...`
   if (!path.basename(BIN).startsWith('menagerie-server')) args.unshift('serve');
   const child = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -29,10 +29,11 @@ export function startServer() {
         clearTimeout(timer);
         resolve({
           url: m[1],
+          data,
           stop: async () => {
             child.kill('SIGTERM');
             await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
-            fs.rmSync(data, { recursive: true, force: true });
+            if (!keep) fs.rmSync(data, { recursive: true, force: true });
           },
         });
       }
