@@ -7,6 +7,8 @@ fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
     let dir = manifest.join("../../docs/rules");
     println!("cargo:rerun-if-changed={}", dir.display());
+    // The pages are embedded by include_dir!, which cargo does not track: rebuild when they change.
+    println!("cargo:rerun-if-changed={}", manifest.join("web").display());
     let mut out = String::from("/// The players' guides: (variant id, Markdown).\npub const RULES: &[(&str, &str)] = &[\n");
     if let Ok(entries) = std::fs::read_dir(&dir) {
         let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
