@@ -339,3 +339,46 @@ test('a spectator watches without moving; pages reconnect after the server resta
     fsp.rmSync(own.data, { recursive: true, force: true });
   }
 });
+
+test('takeback, draw offer, resignation, rematch and the record between two players', async () => {
+  const g = await call(server.url, 'POST', '/api/games', { variant: 'chess', white: 'human', black: 'human' });
+  assert.equal(g.status, 201);
+  const a = await openSeat(g.data.seats.white.url);
+  const b = await openSeat(g.data.seats.black.url);
+  await playByPointing(a, (await stateOf(a)).legal.find((t) => t.canonical === 'e2e4'));
+  await waitUntil(b, () => document.querySelector('#moves').textContent.includes('e4'));
+  // White asks to take e4 back; Black agrees
+  await a.click('#takeback');
+  await b.waitForSelector('#accept-takeback');
+  await b.click('#accept-takeback');
+  await waitUntil(a, () => document.querySelectorAll('#moves .mv').length === 0);
+  assert.equal(await pieceOn(a, 'e2'), 'white:pawn');
+  // a draw offered and declined, then offered and accepted
+  await a.click('#offer-draw');
+  await b.waitForSelector('#decline-draw');
+  await b.click('#decline-draw');
+  await waitUntil(b, () => !document.querySelector('#decline-draw'));
+  await b.click('#offer-draw');
+  await a.waitForSelector('#accept-draw');
+  await a.click('#accept-draw');
+  await waitUntil(b, () => !document.querySelector('#banner').hidden);
+  assert.match(await b.textContent('#banner'), /Draw/);
+  // the record downloads
+  const [download] = await Promise.all([a.waitForEvent('download'), a.click('#record-link')]);
+  assert.ok(download.suggestedFilename().startsWith('menagerie-'));
+  // a rematch swaps the colours
+  await a.click('#rematch');
+  await a.waitForURL((u) => !u.pathname.endsWith(g.data.id));
+  await a.waitForSelector('svg.board [data-square]');
+  const re = await stateOf(a);
+  assert.notEqual(re.id, g.data.id);
+  assert.equal(re.you, 'black');
+  // resigning ends it with the rule in the banner
+  await a.click('#resign');
+  await a.click('#resign');
+  await waitUntil(a, () => !document.querySelector('#banner').hidden);
+  assert.match(await a.textContent('#banner'), /White wins/);
+  assert.deepEqual([...a.errors, ...b.errors], []);
+  await a.context().close();
+  await b.context().close();
+});

@@ -331,6 +331,11 @@ function renderPlayers() {
   }
 }
 
+// Little Cheops' recorder notation starts with the round and side ("12a"); the list numbers rows itself.
+function shortHuman(h) {
+  return String(h || '').replace(/^\d+[ab]\s+/, '');
+}
+
 function renderMoves() {
   const ol = $('#moves');
   const moves = state.moves || [];
@@ -338,7 +343,7 @@ function renderMoves() {
   const items = [];
   for (let i = 0; i < moves.length; i += 2) {
     const cell = (j) =>
-      j < moves.length ? `<button type="button" class="mv${j + 1 === shown ? ' current' : ''}" data-ply="${j + 1}" title="${esc(moves[j].canonical)}">${esc(moves[j].human)}</button>` : '';
+      j < moves.length ? `<button type="button" class="mv${j + 1 === shown ? ' current' : ''}" data-ply="${j + 1}" title="${esc(moves[j].canonical)}">${esc(shortHuman(moves[j].human))}</button>` : '';
     items.push(`<li><span class="num">${i / 2 + 1}.</span>${cell(i)}${cell(i + 1)}</li>`);
   }
   ol.innerHTML = items.join('');
@@ -392,12 +397,12 @@ function render() {
   const offers = $('#offers');
   const parts = [];
   if (!state.outcome && state.draw_offer && state.draw_offer !== state.you && seat) {
-    parts.push(`<div class="offer"><span>${state.draw_offer === 'white' ? 'White' : 'Black'} offers a draw.</span> <button type="button" id="accept-draw" class="primary">Accept</button></div>`);
+    parts.push(`<div class="offer"><span>${state.draw_offer === 'white' ? 'White' : 'Black'} offers a draw.</span> <button type="button" id="accept-draw" class="primary">Accept</button> <button type="button" id="decline-draw">Decline</button></div>`);
   } else if (!state.outcome && state.draw_offer) {
     parts.push('<div class="offer">Draw offered.</div>');
   }
   if (!state.outcome && state.takeback_request && state.takeback_request !== state.you && seat) {
-    parts.push(`<div class="offer"><span>${state.takeback_request === 'white' ? 'White' : 'Black'} asks to take back.</span> <button type="button" id="accept-takeback" class="primary">Agree</button></div>`);
+    parts.push(`<div class="offer"><span>${state.takeback_request === 'white' ? 'White' : 'Black'} asks to take back.</span> <button type="button" id="accept-takeback" class="primary">Agree</button> <button type="button" id="decline-takeback">Refuse</button></div>`);
   }
   const claims = state.claims || [];
   for (const c of claims) {
@@ -408,8 +413,12 @@ function render() {
   offers.innerHTML = parts.join('');
   const ad = offers.querySelector('#accept-draw');
   if (ad) ad.addEventListener('click', () => action('accept-draw'));
+  const dd = offers.querySelector('#decline-draw');
+  if (dd) dd.addEventListener('click', () => action('decline-draw'));
   const at = offers.querySelector('#accept-takeback');
-  if (at) at.addEventListener('click', () => action('takeback'));
+  if (at) at.addEventListener('click', () => action('takeback', { action: 'accept' }));
+  const dt = offers.querySelector('#decline-takeback');
+  if (dt) dt.addEventListener('click', () => action('takeback', { action: 'decline' }));
   for (const b of offers.querySelectorAll('[data-claim]')) b.addEventListener('click', () => action('claim', { claim: b.dataset.claim }));
   const friend = $('#friend');
   if (local.friend && !state.outcome) {

@@ -8,6 +8,15 @@ import { snapshotFromFen } from './snapshot.js';
 const app = document.getElementById('app');
 document.getElementById('top').innerHTML = header('home');
 
+// One paragraph on each game for the home page (the server's summary is used for others).
+const ABOUT = {
+  chess: 'Orthodox chess, the game every other one here starts from. Useful to check the engine and to warm up.',
+  vyrt: 'Chess on a 12x12 torus: the left edge joins the right and the top joins the bottom, so Rooks and Bishops run round the board and there are no corners to hide in. Each side has the classic pieces in the middle and a ring of 22 Pawns. Drag the board or use the arrow keys to turn it round.',
+  cypher: 'A 10x11 board cut into Court (the rim), Border (the middle rank) and Field. Where a piece stands decides what it may capture and be captured by. Each side has a Spy that lets pieces into Court, flips a King it comes next to, and can be captured only by infiltration.',
+  'little-cheops': 'The Common style of Little Cheops on 9x9: Towers, Ministers, a Prime Minister, Knights, Pawns and two Civilians that can never be captured.',
+  'little-cheops-imperial': 'The Imperial style on 13x13, with Castles built from two Rooks and two Civilians, arrests, and Deputies appointed in secret: the server is the umpire and shows you only what you may know.',
+};
+
 function optionInput(opt) {
   const name = opt.name || opt.id;
   const id = `rule-${name}`;
@@ -50,7 +59,7 @@ async function main() {
         (v) => `<button type="button" class="variant-card" data-variant="${esc(v.id)}" aria-pressed="false">
           <div class="thumb" data-thumb="${esc(v.id)}"></div>
           <h2>${esc(v.name || v.id)}</h2>
-          <p>${esc(v.description || v.summary || '')}</p>
+          <p>${esc(ABOUT[v.id] || v.description || v.summary || '')}</p>
         </button>`,
       )
       .join('')}</section>
