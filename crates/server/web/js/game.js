@@ -107,7 +107,7 @@ $('#flip').addEventListener('click', () => board.flip());
 $('#reset-view').addEventListener('click', () => board.resetView());
 $('#square-names').addEventListener('change', (e) => board.setSquareNames(e.target.checked));
 const prefConfirm = localStorage.getItem('menagerie:confirm');
-$('#confirm-moves').checked = prefConfirm === null ? matchMedia('(pointer: coarse)').matches && false : prefConfirm === '1';
+$('#confirm-moves').checked = prefConfirm === '1';
 $('#confirm-moves').addEventListener('change', (e) => localStorage.setItem('menagerie:confirm', e.target.checked ? '1' : '0'));
 
 function showReason(text) {
@@ -439,8 +439,9 @@ setInterval(() => {
 function connect() {
   if (!state) return;
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const t = local.mode === 'local' ? tokenFor('white') : actingToken();
-  const url = `${proto}//${location.host}/api/games/${encodeURIComponent(id)}/ws?since=${state.version}${t ? `&token=${encodeURIComponent(t)}` : ''}`;
+  // The socket is authenticated by the seat's cookie (a token never goes in an address);
+  // at one screen it may be a spectator's, and each event is followed by a read with the token.
+  const url = `${proto}//${location.host}/api/games/${encodeURIComponent(id)}/ws?since=${state.version}`;
   let sock;
   try {
     sock = new WebSocket(url);

@@ -65,6 +65,7 @@ async function main() {
       .join('')}</section>
     <form id="new-game" class="new-game">
       <h2>New game: <span id="chosen-name"></span> <a id="rules-link" href="#">rules</a></h2>
+      <p class="chosen-about" id="chosen-about"></p>
       <fieldset><legend>Opponent</legend>
         <label><input type="radio" name="opponent" value="engine" checked> the engine, level
           <select name="level" id="level">${[1, 2, 3, 4, 5, 6, 7, 8].map((l) => `<option${l === 3 ? ' selected' : ''}>${l}</option>`).join('')}</select></label>
@@ -102,6 +103,7 @@ async function main() {
     for (const card of app.querySelectorAll('.variant-card')) card.setAttribute('aria-pressed', String(card.dataset.variant === id));
     app.querySelector('#chosen-name').textContent = v ? v.name || v.id : id;
     app.querySelector('#rules-link').href = `/rules/${encodeURIComponent(id)}`;
+    app.querySelector('#chosen-about').textContent = v ? ABOUT[v.id] || v.description || v.summary || '' : '';
     const ro = app.querySelector('#rule-options');
     const opts = v ? options(v) : [];
     ro.innerHTML = `<legend>Rule options</legend>${opts.length ? opts.map(optionInput).join('') : '<p class="muted">This game has no rule options.</p>'}`;
