@@ -303,7 +303,7 @@ test('pages: home, recent games, analysis with engine lines, rules', async () =>
 });
 
 test('a spectator watches without moving; pages reconnect after the server restarts and catch up by version', async () => {
-  const own = await startServer({ keep: true });
+  const own = await startServer({ keep: true, proxy: false });
   const port = Number(new URL(own.url).port);
   const g = await call(own.url, 'POST', '/api/games', { variant: 'chess', white: 'human', black: 'human' });
   assert.equal(g.status, 201);
@@ -323,7 +323,7 @@ test('a spectator watches without moving; pages reconnect after the server resta
   // the server goes away and comes back on the same port with the same database
   await own.stop();
   await waitUntil(b, () => document.body.classList.contains('offline'), null, { timeout: 10000 });
-  const again = await startServer({ port, data: own.data });
+  const again = await startServer({ port, data: own.data, proxy: false });
   try {
     await waitUntil(a, () => !document.body.classList.contains('offline'), null, { timeout: 20000 });
     await waitUntil(b, () => !document.body.classList.contains('offline'), null, { timeout: 20000 });

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startProxy } from './dev-proxy.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(here, '../../../..');
@@ -13,7 +14,7 @@ export const ROOT = path.resolve(here, '../../../..');
 export const BIN = process.env.MENAGERIE_BIN || path.join(ROOT, 'target/release/menagerie');
 
 /** Starts the server (on `port`, with the database in `data`, kept on stop if `keep`); resolves to `{ url, data, stop() }`. */
-export function startServer({ port = 0, data = null, keep = false } = {}) {
+export function startServer({ port = 0, data = null, keep = false, proxy: useProxy = true } = {}) {
   if (!data) data = fs.mkdtempSync(path.join(os.tmpdir(), 'menagerie-browser-'));
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--data', data];
   // `menagerie serve ...`, or the server crate's own binary `menagerie-server ...`
@@ -27,15 +28,19 @@ export function startServer({ port = 0, data = null, keep = false } = {}) {
       const m = /serving on (http:\/\/[^\s/]+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({
-          url: m[1],
+        child.stdout.off('data', onData);
+        child.stdout.resume();
+        const proxied = process.env.MENAGERIE_WEB_FROM_TREE === '1' && useProxy ? startProxy(m[1]) : Promise.resolve(null);
+        proxied.then((proxy) => resolve({
+          url: proxy ? proxy.url : m[1],
           data,
           stop: async () => {
+            if (proxy) await proxy.close();
             child.kill('SIGTERM');
             await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
             if (!keep) fs.rmSync(data, { recursive: true, force: true });
           },
-        });
+        }));
       }
     };
     child.stdout.on('data', onData);
