@@ -83,14 +83,20 @@ export class Board {
       !this.snapshot ||
       this.snapshot.geometry.width !== board.geometry.width ||
       this.snapshot.geometry.height !== board.geometry.height;
+    const key = JSON.stringify([board.squares.map((s) => s.piece && `${s.piece.owner}${s.piece.kind}`), board.turn, (legal || []).map((t) => t.canonical), interactive]);
+    const same = key === this.key;
+    this.key = key;
     this.snapshot = board;
     this.legal = legal || [];
     this.mover = mover;
     this.variant = variant || board.variant;
     this.interactive = interactive;
     if (geomChanged) this.offset = { x: 0, y: 0 };
-    this.clicks = [];
-    this.closeChooser();
+    if (same && this.chooser) return; // the same position again: leave the open chooser alone
+    if (!same) {
+      this.clicks = [];
+      this.closeChooser();
+    }
     this.render();
   }
 
@@ -356,6 +362,8 @@ export class Board {
 
   emit(turn) {
     this.closeChooser();
+    this.clicks = [];
+    this.render();
     if (this.opts.onTurn) this.opts.onTurn(turn);
   }
 

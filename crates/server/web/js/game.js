@@ -39,6 +39,12 @@ async function fetchState() {
 
 function setState(s) {
   if (state && s.version < state.version) return;
+  if (state && s.version === state.version && s.you === state.you && (s.legal || []).length === (state.legal || []).length) {
+    // nothing happened (a reconnection's catch-up): keep what the player is pointing at
+    state = s;
+    stateAt = performance.now();
+    return;
+  }
   const grew = !state || s.moves.length !== state.moves.length;
   state = s;
   stateAt = performance.now();
