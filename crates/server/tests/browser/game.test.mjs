@@ -382,3 +382,25 @@ test('takeback, draw offer, resignation, rematch and the record between two play
   await a.context().close();
   await b.context().close();
 });
+
+test('two players at one screen: both sides move on the same page', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '/');
+  await page.click('.variant-card[data-variant="little-cheops"]');
+  await page.check('input[name="opponent"][value="local"]');
+  await page.click('#start');
+  await page.waitForURL(/\/game\//);
+  await page.waitForSelector('svg.board [data-square]');
+  await waitUntil(page, () => /^White to move/.test(document.querySelector('#status').textContent));
+  await clickSquare(page, 'e2');
+  await clickSquare(page, 'e3');
+  await waitUntil(page, () => /^Black to move/.test(document.querySelector('#status').textContent));
+  await clickSquare(page, 'e8');
+  await clickSquare(page, 'e7');
+  await waitUntil(page, () => document.querySelectorAll('#moves .mv').length === 2);
+  // (a one-letter kind is the board letter: the server's snapshot before Contract 1's names)
+  assert.match(await pieceOn(page, 'e3'), /^white:(pawn|p)$/);
+  assert.match(await pieceOn(page, 'e7'), /^black:(pawn|p)$/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
