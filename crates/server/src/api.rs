@@ -608,10 +608,11 @@ pub async fn websocket(
     Path(id): Path<String>,
     Query(q): Query<SinceQuery>,
     headers: HeaderMap,
-    ws: axum::extract::ws::WebSocketUpgrade,
+    ws: Result<axum::extract::ws::WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let viewer = viewer_of(&app, &headers, &id).await?;
     let h = app.handle(&id).await?;
+    let ws = ws.map_err(|e| ApiError::bad(format!("this path takes a websocket: {}", e.body_text())))?;
     let since = q.since.unwrap_or(0).max(0);
     Ok(ws
         .max_message_size(4096)

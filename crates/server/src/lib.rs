@@ -180,10 +180,12 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
             Some(url) if url.starts_with("postgres") => "PostgreSQL".to_string(),
             _ => args.database_url(),
         };
-        println!("Menagerie is serving on http://{}/ (database: {db})", running.addr);
-        println!("Open that address in a browser to play; press Ctrl-C to stop.");
+        // A closed stdout must not stop the server: write, never `println!`.
         use std::io::Write as _;
-        let _ = std::io::stdout().flush();
+        let mut out = std::io::stdout();
+        let _ = writeln!(out, "Menagerie is serving on http://{}/ (database: {db})", running.addr);
+        let _ = writeln!(out, "Open that address in a browser to play; press Ctrl-C to stop.");
+        let _ = out.flush();
         let _ = tokio::signal::ctrl_c().await;
         Ok(())
     })

@@ -82,7 +82,7 @@ async fn the_opponent_and_spectators_cannot_tell_which_civilian_was_appointed() 
     }
     // The opponent's copy of the turn names no square.
     let black_state: Value = serde_json::from_str(&seen[0][0]).unwrap();
-    assert_eq!(black_state["moves"][0], json!({"canonical": "appoint", "human": "appoints C"}));
+    assert_eq!(black_state["moves"][0], json!({"canonical": "appoint", "human": "1a appoints C"}));
     assert_eq!(black_state["you"], "black");
     assert!(!black_state["fen"].as_str().unwrap().contains("g5"));
 }
