@@ -4,7 +4,7 @@ use crate::pieces::{class, CIVILIAN, KING, PAWN};
 use crate::position::{
     cell, cell_color, cell_role, sqb, Castle, CheopsPosition, MAX_CASTLES, NONE,
 };
-use crate::rules::{Bits, Rules, Style};
+use crate::rules::{Bits, Rules, RulesRef, Style};
 use menagerie_core::board_text::{read_board, write_board};
 use menagerie_core::{BitBoard, Color, PositionError};
 
@@ -46,7 +46,10 @@ fn square_list(rules: &Rules, field: &'static str, text: &str) -> R<Bits> {
 
 impl CheopsPosition {
     /// Reads a position string of `rules`' style (rulebook §14), or names the field at fault.
-    pub fn parse_fen(rules: &'static Rules, text: &str) -> R<Self> {
+    pub fn parse_fen(rules: impl Into<RulesRef>, text: &str) -> R<Self> {
+        let rules: RulesRef = rules.into();
+        let shared = rules.clone();
+        let rules: &Rules = &shared;
         let fields: Vec<&str> = text.split_whitespace().collect();
         let imperial = rules.style == Style::Imperial;
         let expected = if imperial { "6 or 7" } else { "4" };
@@ -62,7 +65,7 @@ impl CheopsPosition {
             );
         }
         let mut pos = CheopsPosition {
-            rules,
+            rules: shared.clone(),
             board: [0; crate::position::MAX_SQUARES],
             occ: [Bits::EMPTY; 2],
             known: Bits::EMPTY,
@@ -131,7 +134,8 @@ impl CheopsPosition {
     }
 
     fn read_board(&mut self, text: &str) -> R<()> {
-        let r = self.rules;
+        let rules = self.rules.clone();
+        let r: &Rules = &rules;
         for (s, letter) in read_board(&r.geometry, text)?.into_iter().enumerate() {
             let Some(ch) = letter else { continue };
             let Some(role) = r.table.role_of_letter(ch) else {
@@ -148,7 +152,8 @@ impl CheopsPosition {
     }
 
     fn read_castles(&mut self, text: &str) -> R<()> {
-        let r = self.rules;
+        let rules = self.rules.clone();
+        let r: &Rules = &rules;
         const F: &str = "castles";
         if text == "-" {
             return Ok(());
@@ -225,7 +230,7 @@ impl CheopsPosition {
     }
 
     fn check_pieces(&mut self) -> R<()> {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let n = r.n;
         for color in Color::BOTH {
             let mut kings = 0;
@@ -279,7 +284,7 @@ impl CheopsPosition {
     }
 
     fn check_castles(&self) -> R<()> {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         const F: &str = "castles";
         for c in self.castles() {
             let chair = c.chair as usize;
@@ -368,7 +373,7 @@ impl CheopsPosition {
 
     /// The `<castles>` field.
     pub(crate) fn castles_text(&self) -> String {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         if self.ncastles == 0 {
             return "-".into();
         }

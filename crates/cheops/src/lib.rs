@@ -3,6 +3,25 @@
 //! promotion, abdication, Castles, sealed Deputies, arrests, and the umpire's hidden
 //! information with a view for each player.
 //!
+//! Where each rule is coded (rulebook section -> file):
+//!
+//! | rulebook | file |
+//! |---|---|
+//! | §4 pieces, §5 Betza notation (pieces as data) | `pieces.rs`; compiled per game in `rules.rs` |
+//! | §6 setups, §14 position strings | `lib.rs` (starts), `fen.rs` |
+//! | 7.1 kinds of turn, 7.4 who moves | `position.rs` (`candidates`, `generate`) |
+//! | 7.2 moving and capturing, the Master's screen | `moves_and_captures.rs` |
+//! | 7.3 jumps (hop chains), 10.5 arrest | `hops.rs` |
+//! | 7.5 attack, check and legal turns | `attack_and_check.rs` |
+//! | §8 promotion (last rank, in the halls) | `promotion.rs` |
+//! | §9 Castles: formation, activation, keeping, Castle Effect, arrestees | `castles.rs` |
+//! | §10 Deputies: appointment, inspection, revealed and compromised | `deputies.rs` |
+//! | §11 abdication | `abdication.rs` |
+//! | §12 end of the game | `endings.rs`, and `outcome` in `lib.rs` |
+//! | §13 notation (machine form, recorder notation, reading them) | `notation.rs` |
+//! | §15 hidden information: a player's view, what each viewer is told | `view.rs`, `notation.rs` (`seen_texts`) |
+//! | §16 order of events inside one turn | `order_of_events.rs` |
+//!
 //! Readings where the rulebook leaves a point open (each also noted where it is coded):
 //! * C2 lists what a bastion of an active Castle may not be (captured, a screen, hopped);
 //!   a leap by a piece inside the Castle across its own bastion is allowed (R9's rectangle
@@ -17,10 +36,19 @@
 
 #![warn(missing_docs)]
 
+mod abdication;
+mod attack_and_check;
+mod castles;
+mod deputies;
+mod endings;
 pub mod fen;
+mod hops;
+mod moves_and_captures;
 pub mod notation;
+mod order_of_events;
 pub mod pieces;
 pub mod position;
+mod promotion;
 pub mod rules;
 pub mod view;
 
@@ -33,8 +61,8 @@ use menagerie_core::{
     BitBoard, Color, Geometry, MoveError, Outcome, Position, PositionError, RuleOption,
     RuleOptions, Square, Termination, VariantSpec,
 };
-use pieces::{CIVILIAN, KING};
 use position::{cell_color, cell_role, sqb};
+use rules::Rules;
 
 /// The rule options the rulebook names as alternatives (defaults first).
 pub const OPTIONS: &[RuleOption] = &[
@@ -156,56 +184,6 @@ impl CheopsPosition {
         self.papers.iter().collect()
     }
 
-    /// The turns offered at a third repetition where an abdication is possible (12.2, R36):
-    /// each abdication that leaves the new King safe, and `draw`. Empty when no Duke could
-    /// take over (then the repetition is simply a draw).
-    pub fn repetition_choices(&self) -> Vec<CheopsMove> {
-        let mut out = Vec::new();
-        self.gen_abdications(&mut out);
-        if !out.is_empty() {
-            out.push(CheopsMove::new(TurnKind::Draw, 0, 0));
-        }
-        out
-    }
-
-    /// Plays one of [`Self::repetition_choices`] (the core's `Game` offers only ordinary
-    /// turns, so a front end calls this at a third repetition).
-    pub fn play_repetition_choice(&mut self, mv: CheopsMove) -> Result<(), MoveError> {
-        if !self.repetition_choices().contains(&mv) {
-            return Err(MoveError::Illegal {
-                text: self.machine_text(&mv),
-                reason: "it is not one of the choices at a repetition (12.2)".into(),
-            });
-        }
-        self.apply(&mv);
-        Ok(())
-    }
-
-    /// The fifty-round challenge (12.2, R38): given how many turns ago the challenge was made,
-    /// the draw it forces if the count has run out (from the later of the challenge and the
-    /// last Pawn move, capture or arrest).
-    pub fn challenge_outcome(&self, turns_since_challenge: u32) -> Option<Outcome> {
-        let count = self.halfmove.min(turns_since_challenge);
-        (count >= self.rules.settings.challenge_turns && self.outcome().is_none()).then(|| {
-            Outcome::draw(Termination::Rule(
-                "fifty-round challenge: no Pawn move, capture or arrest since the challenge to mate".into(),
-            ))
-        })
-    }
-
-    /// The automatic minimal-strength draw (R39): neither side has anything but its King,
-    /// Civilians, Deputies and bastions.
-    pub fn minimal_strength(&self) -> bool {
-        let mut pieces = (self.occ[0] | self.occ[1]) & !self.bastions;
-        while let Some(s) = pieces.pop_first() {
-            let role = cell_role(self.board[s.index()]);
-            if role != KING && role != CIVILIAN {
-                return false;
-            }
-        }
-        true
-    }
-
     /// What `player` may see: the public string, that player's own papers, and the turns
     /// offered, computed without the opponent's secret (§15, R41).
     pub fn view(&self, player: Color) -> PlayerView {
@@ -223,7 +201,7 @@ impl CheopsPosition {
     }
 
     fn describe_castle(&self, c: &Castle) -> String {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let corners: Vec<String> = r
             .corners(c.chair as usize)
             .iter()
@@ -286,7 +264,7 @@ fn perft_walk(pos: &CheopsPosition, depth: u32, buffers: &mut [Vec<CheopsMove>])
     }
     let mut total = 0;
     for mv in moves.iter() {
-        let mut next = *pos;
+        let mut next = pos.clone();
         next.apply(mv);
         total += perft_walk(&next, depth - 1, rest);
     }
@@ -398,7 +376,10 @@ impl Position for CheopsPosition {
         self.machine_text(&mv)
     }
     fn move_human(&self, mv: CheopsMove) -> String {
-        self.recorder_text(&mv)
+        self.recorder_action(&mv)
+    }
+    fn move_seen_by(&self, mv: CheopsMove, viewer: Option<Color>) -> (String, String) {
+        self.seen_texts(&mv, viewer)
     }
     fn parse_move(&self, text: &str) -> Result<CheopsMove, MoveError> {
         self.read_move(text)
@@ -435,7 +416,7 @@ impl Position for CheopsPosition {
         self.view(player).fen()
     }
     fn diagram_notes(&self) -> Vec<String> {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let mut notes = Vec::new();
         for c in self.castles() {
             notes.push(self.describe_castle(c));
@@ -496,44 +477,17 @@ pub fn piece_help(table: &PieceTable) -> Vec<String> {
     lines
 }
 
-/// The piece table that [`variants`] reads positions with, when one was installed.
-static INSTALLED_PIECES: std::sync::RwLock<Option<PieceTable>> = std::sync::RwLock::new(None);
-
-/// Makes every position read through [`variants`] use `table` (the command line's
-/// `--pieces <file>`: `use_pieces(load_pieces(&text)?)`). A [`VariantSpec`] holds a plain
-/// function, so the table cannot travel with it; the other constructors are unaffected.
-pub fn use_pieces(table: PieceTable) {
-    let mut guard = match INSTALLED_PIECES.write() {
-        Ok(g) => g,
-        Err(poisoned) => poisoned.into_inner(),
-    };
-    *guard = Some(table);
-}
-
-fn spec_read(
-    style: Style,
-    fen: &str,
-    options: &RuleOptions,
-) -> Result<CheopsPosition, PositionError> {
-    let guard = match INSTALLED_PIECES.read() {
-        Ok(g) => g,
-        Err(poisoned) => poisoned.into_inner(),
-    };
-    match guard.as_ref() {
-        Some(table) => CheopsPosition::from_fen_with_pieces(style, fen, table, options),
-        None => CheopsPosition::from_fen_with_options(style, fen, options),
-    }
-}
-
 fn spec_common(fen: &str, options: &RuleOptions) -> Result<CheopsPosition, PositionError> {
-    spec_read(Style::Common, fen, options)
+    CheopsPosition::from_fen_with_options(Style::Common, fen, options)
 }
 
 fn spec_imperial(fen: &str, options: &RuleOptions) -> Result<CheopsPosition, PositionError> {
-    spec_read(Style::Imperial, fen, options)
+    CheopsPosition::from_fen_with_options(Style::Imperial, fen, options)
 }
 
-/// Both styles, for the command line's variant registry.
+/// Both styles with the built-in pieces, for the variant registry. A game with a custom
+/// piece table is opened with [`CheopsPosition::from_fen_with_pieces`]: the table belongs to
+/// that game (its positions share it), never to the process.
 pub fn variants() -> Vec<VariantSpec<CheopsPosition>> {
     vec![
         VariantSpec {

@@ -3,13 +3,13 @@
 
 use crate::pieces::{class, CIVILIAN, DEPUTY, DUKE, PAWN};
 use crate::position::{cell_color, cell_role, sqb, CheopsMove, CheopsPosition, TurnKind, NONE};
-use crate::rules::Style;
-use menagerie_core::{BitBoard, MoveError, Position};
+use crate::rules::{Rules, Style};
+use menagerie_core::{BitBoard, Color, MoveError, Position};
 
 impl CheopsPosition {
     /// The machine form (§13.2): `e2e3`, `e8e9=Q`, `c4=Q`, `g5:g7@c10`, `appoint:g5`, ...
     pub fn machine_text(&self, mv: &CheopsMove) -> String {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let (from, to) = (r.name(mv.from as usize), r.name(mv.to as usize));
         let promo = |s: &mut String| {
             if mv.promo != NONE {
@@ -61,9 +61,13 @@ impl CheopsPosition {
         self.rules.table.def(role).recorder.clone()
     }
 
-    /// The recorder's action (§13.1) without the round: `Q f1Xf7`, `D g5:1:g7 N(c10)`, ...
+    /// The recorder's action (§13.1) without the round, the human text of a turn as it is
+    /// offered: `P e2-e3`, `Q f1Xf7`, `D g5:1:g7 N(c10)`, `appoints C g5`, `inspects C g5`,
+    /// `K e1->g7`, `P c4=Q`. A hop chain whose count does not name it among the legal turns
+    /// (two chains from one square with as many hops to one square) lists its landings
+    /// instead: `D g5:g7:i9`. Each reads back to its turn with [`Self::read_move`].
     pub fn recorder_action(&self, mv: &CheopsMove) -> String {
-        let r = self.rules;
+        let r: &Rules = &self.rules;
         let (from, to) = (r.name(mv.from as usize), r.name(mv.to as usize));
         let promo = || {
             if mv.promo != NONE {
@@ -87,34 +91,18 @@ impl CheopsPosition {
             }
             TurnKind::HallPromotion => format!("{} {to}{}", r.table.def(PAWN).recorder, promo()),
             TurnKind::Hop => {
-                // A hop always shows the hopper for what it is: the hop compromises it.
-                let role = self.move_role(mv.from as usize, self.board[mv.from as usize]);
-                let mut s = format!("{} {from}:{}:{to}", r.table.def(role).recorder, mv.hops);
-                if let Some(room) = mv.arrest_room() {
-                    let prev = if mv.hops >= 2 {
-                        mv.path[mv.hops as usize - 2] as usize
-                    } else {
-                        mv.from as usize
-                    };
-                    let mid = (prev + mv.to as usize) / 2;
-                    s.push_str(&format!(
-                        " {}({})",
-                        self.recorder_at(mid),
-                        r.name(room.index())
-                    ));
-                }
-                s
-            }
-            TurnKind::Appoint => format!("appoints {}", r.table.def(CIVILIAN).recorder),
-            TurnKind::Inspect => format!(
-                "inspects {} {to} ({})",
-                r.table.def(CIVILIAN).recorder,
-                if self.papers.has(sqb(mv.to as usize)) || self.known.has(sqb(mv.to as usize)) {
-                    "Deputy"
+                if self.hop_count_is_ambiguous(mv) {
+                    self.hop_text(mv, true)
                 } else {
-                    "Civilian"
+                    self.hop_text(mv, false)
                 }
-            ),
+            }
+            // The appointed square is ours (13.1 writes only `appoints C`): it names the turn
+            // for the player who makes it; others see `appoints C` ([`Self::seen_texts`]).
+            TurnKind::Appoint => format!("appoints {} {to}", r.table.def(CIVILIAN).recorder),
+            // The umpire's answer is not part of the turn offered: it is known only once
+            // the turn is played ([`Self::seen_texts`]).
+            TurnKind::Inspect => format!("inspects {} {to}", r.table.def(CIVILIAN).recorder),
             TurnKind::Abdicate => {
                 format!("{} {from}->{to}", r.table.def(crate::pieces::KING).recorder)
             }
@@ -122,7 +110,92 @@ impl CheopsPosition {
         }
     }
 
-    /// The full recorder notation: round, side (`a` White, `b` Black) and action.
+    /// A hop chain in recorder notation: `D g5:2:i9` (the count), or with `landings`
+    /// `D g5:g7:i9`; an arrest adds the arrestee and its room, `N(c10)`.
+    fn hop_text(&self, mv: &CheopsMove, landings: bool) -> String {
+        let r: &Rules = &self.rules;
+        // A hop always shows the hopper for what it is: the hop compromises it.
+        let role = self.move_role(mv.from as usize, self.board[mv.from as usize]);
+        let mut s = format!(
+            "{} {}",
+            r.table.def(role).recorder,
+            r.name(mv.from as usize)
+        );
+        if landings {
+            for l in mv.landings() {
+                s.push(':');
+                s.push_str(&r.name(l.index()));
+            }
+        } else {
+            s.push_str(&format!(":{}:{}", mv.hops, r.name(mv.to as usize)));
+        }
+        if let Some(room) = mv.arrest_room() {
+            let prev = if mv.hops >= 2 {
+                mv.path[mv.hops as usize - 2] as usize
+            } else {
+                mv.from as usize
+            };
+            let mid = (prev + mv.to as usize) / 2;
+            s.push_str(&format!(
+                " {}({})",
+                self.recorder_at(mid),
+                r.name(room.index())
+            ));
+        }
+        s
+    }
+
+    /// Whether another legal hop chain has the same start, count, end and arrest room, so
+    /// that the recorder's `from:n:to` does not name `mv` (13.1).
+    fn hop_count_is_ambiguous(&self, mv: &CheopsMove) -> bool {
+        self.moves().iter().any(|m| {
+            m.kind == TurnKind::Hop
+                && m.from == mv.from
+                && m.hops == mv.hops
+                && m.to == mv.to
+                && m.room == mv.room
+                && m.path[..m.hops as usize] != mv.path[..mv.hops as usize]
+        })
+    }
+
+    /// The umpire's public answer to an inspection of `sq` (10.2), judged on the umpire's
+    /// position before the turn.
+    fn inspection_answer(&self, sq: usize) -> (char, &'static str) {
+        if self.papers.has(sqb(sq)) || self.known.has(sqb(sq)) {
+            ('D', "Deputy")
+        } else {
+            ('C', "Civilian")
+        }
+    }
+
+    /// The canonical and human text of `mv`, played from this umpire's position, as
+    /// `viewer` may know it (`None`: a spectator), for records, announcements and move
+    /// lists (§15). An appointment is sealed: the player who makes it sees `appoint:g5` /
+    /// `appoints C g5`, everyone else `appoint` / `appoints C` (13.2). An inspection, once
+    /// played, carries the umpire's public answer for everyone: `inspect:g5=D` /
+    /// `inspects C g5 (Deputy)`. Every other turn reads the same for all. Call it on the
+    /// umpire's position: a player's view lacks the papers the answer depends on.
+    pub fn seen_texts(&self, mv: &CheopsMove, viewer: Option<Color>) -> (String, String) {
+        let r: &Rules = &self.rules;
+        let civilian = &r.table.def(CIVILIAN).recorder;
+        match mv.kind {
+            TurnKind::Appoint if viewer != Some(self.turn) => {
+                ("appoint".into(), format!("appoints {civilian}"))
+            }
+            TurnKind::Inspect => {
+                let (letter, word) = self.inspection_answer(mv.to as usize);
+                (
+                    format!("{}={letter}", self.machine_text(mv)),
+                    format!("{} ({word})", self.recorder_action(mv)),
+                )
+            }
+            _ => (self.machine_text(mv), self.recorder_action(mv)),
+        }
+    }
+
+    /// The full recorder notation: round, side (`a` White, `b` Black) and action
+    /// (`1a P e2-e3`). The turn's human text ([`Self::recorder_action`]) has no round;
+    /// [`Self::read_move`] reads either.
     pub fn recorder_text(&self, mv: &CheopsMove) -> String {
         let side = match self.turn {
             menagerie_core::Color::White => 'a',
@@ -146,40 +219,32 @@ impl CheopsPosition {
         }
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
-        let action = strip_round(trimmed);
-        let lower = action.to_ascii_lowercase();
+        let spaced = strip_round(trimmed)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let action = self.machine_alias(&spaced.to_ascii_lowercase());
         let found: Vec<CheopsMove> = moves
             .iter()
             .copied()
             .filter(|m| {
-                let machine = self.machine_text(m);
-                if machine.eq_ignore_ascii_case(action) {
+                if self.machine_text(m).eq_ignore_ascii_case(&action) {
                     return true;
                 }
-                // A stored public record's inspection carries the umpire's answer.
-                if m.kind == TurnKind::Inspect
-                    && (lower == format!("{}=d", machine) || lower == format!("{}=c", machine))
-                {
-                    return true;
+                match m.kind {
+                    // A public record's sealed appointment: it names the turn only when
+                    // there is one Civilian to appoint.
+                    TurnKind::Appoint => action == "appoint",
+                    TurnKind::Hop => [false, true]
+                        .iter()
+                        .any(|&long| self.hop_text(m, long).eq_ignore_ascii_case(&action)),
+                    _ => self.recorder_action(m).eq_ignore_ascii_case(&action),
                 }
-                if m.kind == TurnKind::Appoint && lower == "appoint" {
-                    return true;
-                }
-                let human = self.recorder_action(m);
-                if human.eq_ignore_ascii_case(action) {
-                    return true;
-                }
-                // An inspection may be asked for without its answer.
-                if m.kind == TurnKind::Inspect {
-                    let asked = format!("inspects C {}", self.rules.name(m.to as usize));
-                    return asked.eq_ignore_ascii_case(action);
-                }
-                false
             })
             .collect();
         match found.as_slice() {
             [m] => Ok(*m),
-            [] => Err(self.diagnose(trimmed, action)),
+            [] => Err(self.diagnose(trimmed, &action)),
             many => Err(MoveError::Ambiguous {
                 text: trimmed.to_string(),
                 candidates: many
@@ -191,120 +256,212 @@ impl CheopsPosition {
         }
     }
 
+    /// The machine form of an appointment or inspection written any way a record or a
+    /// player writes it (lower case, single spaces): `appoints c g5` and `appoints c` as
+    /// `appoint:g5` and `appoint`; `inspects c g5`, `inspects c g5 (deputy)` and
+    /// `inspect:g5=d` as `inspect:g5` (the answer a record carries is the umpire's, not part
+    /// of the turn). Anything else is returned as it is.
+    fn machine_alias(&self, lower: &str) -> String {
+        let civilian = self.rules.table.def(CIVILIAN).recorder.to_ascii_lowercase();
+        if let Some(rest) = lower.strip_prefix("appoints ") {
+            if let Some(sq) = rest.strip_prefix(civilian.as_str()) {
+                let sq = sq.trim();
+                return if sq.is_empty() {
+                    "appoint".into()
+                } else {
+                    format!("appoint:{sq}")
+                };
+            }
+        }
+        if let Some(rest) = lower.strip_prefix("inspects ") {
+            if let Some(sq) = rest.strip_prefix(civilian.as_str()) {
+                let sq = sq
+                    .trim()
+                    .trim_end_matches("(deputy)")
+                    .trim_end_matches("(civilian)")
+                    .trim();
+                return format!("inspect:{sq}");
+            }
+        }
+        if let Some(rest) = lower.strip_prefix("inspect:") {
+            if let Some(sq) = rest.strip_suffix("=d").or_else(|| rest.strip_suffix("=c")) {
+                return format!("inspect:{sq}");
+            }
+        }
+        lower.to_string()
+    }
+
     /// Says why `action` cannot be played, naming the rule where possible.
     fn diagnose(&self, text: &str, action: &str) -> MoveError {
         let illegal = |reason: String| MoveError::Illegal {
             text: text.to_string(),
             reason,
         };
-        let r = self.rules;
-        let me = self.turn;
         let lower = action.to_ascii_lowercase();
-        let sq = |t: &str| r.geometry.parse_square(t).ok().map(|s| s.index());
-        let imperial = r.style == Style::Imperial;
         if lower == "draw" {
             return illegal("a draw can be accepted only at a third repetition where an abdication was possible (12.2)".into());
         }
         if let Some(rest) = lower.strip_prefix("appoint:") {
-            if !imperial {
-                return illegal(
-                    "there are no Castles, so no appointments, in the Common style (R29)".into(),
-                );
-            }
-            let king = self.kings[me.index()];
-            if !self
-                .castles()
-                .iter()
-                .any(|c| c.active && c.owner == me && c.chair == king)
-            {
-                return illegal(
-                    "only a King on the chair of a Castle his side holds may appoint (10.1)".into(),
-                );
-            }
-            return match sq(rest) {
-                Some(s) if self.appointable(me).has(sqb(s)) => {
-                    illegal("your King would be in check (7.5)".into())
-                }
-                Some(s) => illegal(format!(
-                    "{} holds no active Civilian of yours that is not already a Deputy (10.1)",
-                    r.name(s)
-                )),
-                None => syntax(text, "appoint: needs a square"),
-            };
+            return self.why_no_appointment(text, rest);
         }
         if let Some(rest) = lower.strip_prefix("inspect:") {
-            if !imperial {
-                return illegal(
-                    "there are no Deputies, so no inspections, in the Common style (R29)".into(),
-                );
-            }
-            let Some(t) = sq(rest.trim_end_matches("=d").trim_end_matches("=c")) else {
-                return syntax(text, "inspect: needs a square");
-            };
-            let c = self.board[t];
-            if c == 0
-                || cell_color(c) == me
-                || cell_role(c) != CIVILIAN
-                || self.known.has(sqb(t))
-                || self.bastions.has(sqb(t))
-            {
-                return illegal(format!(
-                    "{} holds no enemy piece that looks like a Civilian (10.2)",
-                    r.name(t)
-                ));
-            }
-            if !self.attacked_by(me, t) {
-                return illegal(format!(
-                    "none of your active pieces attacks {} (10.2)",
-                    r.name(t)
-                ));
-            }
-            return illegal("your King would be in check (7.5)".into());
+            return self.why_no_inspection(text, rest);
         }
-        if let Some((a, b)) = lower.split_once("->") {
-            let (Some(_), Some(d)) = (sq(a), sq(b)) else {
-                return syntax(text, "an abdication is written king square -> Duke square");
-            };
-            let c = self.board[d];
-            if c == 0 || cell_color(c) != me || cell_role(c) != DUKE {
-                return illegal(format!(
-                    "{} holds no Duke of yours to take over (11)",
-                    r.name(d)
-                ));
-            }
-            let mut cands = Vec::new();
-            self.candidates(&mut cands);
-            if cands.iter().any(|m| self.is_legal(m)) {
-                return illegal("a King may abdicate only when no other turn is legal (11)".into());
-            }
-            return illegal("the new King would be in check (11)".into());
+        if let Some((king, duke)) = lower.split_once("->") {
+            return self.why_no_abdication(text, king, duke);
         }
         if lower.contains(':') {
-            let first = lower.split(':').next().unwrap_or("");
-            let Some(s) = sq(first) else {
-                return syntax(text, "a hop chain starts with a square");
-            };
-            if !imperial {
-                return illegal(
-                    "there are no Deputies, so no hops, in the Common style (R29)".into(),
-                );
-            }
-            let c = self.board[s];
-            if c == 0 || cell_color(c) != me {
-                return illegal(format!("there is no piece of yours on {}", r.name(s)));
-            }
-            if !r.is(self.move_role(s, c), class::HOP) {
-                return illegal(format!(
-                    "the piece on {} cannot hop: only a Deputy hops (7.3)",
-                    r.name(s)
-                ));
-            }
-            return illegal("that chain breaks the hop rules (7.3: adjacent piece, empty landing, no square twice, no active Castle crossed) or the arrest rules (10.5)".into());
+            return self.why_no_hop(text, &lower);
         }
+        self.why_no_move(text, &lower)
+    }
+
+    /// Why `appoint:<rest>` is not a legal turn (10.1).
+    fn why_no_appointment(&self, text: &str, rest: &str) -> MoveError {
+        let illegal = |reason: String| MoveError::Illegal {
+            text: text.to_string(),
+            reason,
+        };
+        let r: &Rules = &self.rules;
+        let me = self.turn;
+        let sq = |t: &str| r.geometry.parse_square(t).ok().map(|s| s.index());
+        let imperial = r.style == Style::Imperial;
+        if !imperial {
+            return illegal(
+                "there are no Castles, so no appointments, in the Common style (R29)".into(),
+            );
+        }
+        let king = self.kings[me.index()];
+        if !self
+            .castles()
+            .iter()
+            .any(|c| c.active && c.owner == me && c.chair == king)
+        {
+            return illegal(
+                "only a King on the chair of a Castle his side holds may appoint (10.1)".into(),
+            );
+        }
+        match sq(rest) {
+            Some(s) if self.appointable(me).has(sqb(s)) => {
+                illegal("your King would be in check (7.5)".into())
+            }
+            Some(s) => illegal(format!(
+                "{} holds no active Civilian of yours that is not already a Deputy (10.1)",
+                r.name(s)
+            )),
+            None => syntax(text, "appoint: needs a square"),
+        }
+    }
+
+    /// Why `inspect:<rest>` is not a legal turn (10.2).
+    fn why_no_inspection(&self, text: &str, rest: &str) -> MoveError {
+        let illegal = |reason: String| MoveError::Illegal {
+            text: text.to_string(),
+            reason,
+        };
+        let r: &Rules = &self.rules;
+        let me = self.turn;
+        let sq = |t: &str| r.geometry.parse_square(t).ok().map(|s| s.index());
+        let imperial = r.style == Style::Imperial;
+        if !imperial {
+            return illegal(
+                "there are no Deputies, so no inspections, in the Common style (R29)".into(),
+            );
+        }
+        let Some(t) = sq(rest.trim_end_matches("=d").trim_end_matches("=c")) else {
+            return syntax(text, "inspect: needs a square");
+        };
+        let c = self.board[t];
+        if c == 0
+            || cell_color(c) == me
+            || cell_role(c) != CIVILIAN
+            || self.known.has(sqb(t))
+            || self.bastions.has(sqb(t))
+        {
+            return illegal(format!(
+                "{} holds no enemy piece that looks like a Civilian (10.2)",
+                r.name(t)
+            ));
+        }
+        if !self.attacked_by(me, t) {
+            return illegal(format!(
+                "none of your active pieces attacks {} (10.2)",
+                r.name(t)
+            ));
+        }
+        illegal("your King would be in check (7.5)".into())
+    }
+
+    /// Why the abdication `a->b` is not a legal turn (11).
+    fn why_no_abdication(&self, text: &str, a: &str, b: &str) -> MoveError {
+        let illegal = |reason: String| MoveError::Illegal {
+            text: text.to_string(),
+            reason,
+        };
+        let r: &Rules = &self.rules;
+        let me = self.turn;
+        let sq = |t: &str| r.geometry.parse_square(t).ok().map(|s| s.index());
+        let (Some(_), Some(d)) = (sq(a), sq(b)) else {
+            return syntax(text, "an abdication is written king square -> Duke square");
+        };
+        let c = self.board[d];
+        if c == 0 || cell_color(c) != me || cell_role(c) != DUKE {
+            return illegal(format!(
+                "{} holds no Duke of yours to take over (11)",
+                r.name(d)
+            ));
+        }
+        let mut cands = Vec::new();
+        self.candidates(&mut cands);
+        if cands.iter().any(|m| self.is_legal(m)) {
+            return illegal("a King may abdicate only when no other turn is legal (11)".into());
+        }
+        illegal("the new King would be in check (11)".into())
+    }
+
+    /// Why the hop chain `lower` is not a legal turn (7.3, 10.5).
+    fn why_no_hop(&self, text: &str, lower: &str) -> MoveError {
+        let illegal = |reason: String| MoveError::Illegal {
+            text: text.to_string(),
+            reason,
+        };
+        let r: &Rules = &self.rules;
+        let me = self.turn;
+        let sq = |t: &str| r.geometry.parse_square(t).ok().map(|s| s.index());
+        let imperial = r.style == Style::Imperial;
+        let first = lower.split(':').next().unwrap_or("");
+        let Some(s) = sq(first) else {
+            return syntax(text, "a hop chain starts with a square");
+        };
+        if !imperial {
+            return illegal("there are no Deputies, so no hops, in the Common style (R29)".into());
+        }
+        let c = self.board[s];
+        if c == 0 || cell_color(c) != me {
+            return illegal(format!("there is no piece of yours on {}", r.name(s)));
+        }
+        if !r.is(self.move_role(s, c), class::HOP) {
+            return illegal(format!(
+                "the piece on {} cannot hop: only a Deputy hops (7.3)",
+                r.name(s)
+            ));
+        }
+        illegal("that chain breaks the hop rules (7.3: adjacent piece, empty landing, no square twice, no active Castle crossed) or the arrest rules (10.5)".into())
+    }
+
+    /// Why the move or promotion `lower` is not a legal turn (7.2, 7.5, §8, §9).
+    fn why_no_move(&self, text: &str, lower: &str) -> MoveError {
+        let illegal = |reason: String| MoveError::Illegal {
+            text: text.to_string(),
+            reason,
+        };
+        let r: &Rules = &self.rules;
+        let me = self.turn;
+        let sq = |t: &str| r.geometry.parse_square(t).ok().map(|s| s.index());
         // from-to, with an optional promotion; or a promotion in the halls.
         let (body, promo) = match lower.split_once('=') {
             Some((b, p)) => (b, Some(p)),
-            None => (lower.as_str(), None),
+            None => (lower, None),
         };
         let Some((from, used)) = r.geometry.parse_square_prefix(body) else {
             return syntax(text, "not a move in machine form (e2e3, e8e9=Q, c4=Q, g5:g7@c10, appoint:g5, inspect:g5, e1->g7, draw) or recorder notation");

@@ -4,7 +4,7 @@
 use crate::pieces::{class, default_pieces, PieceTable, ROLE_COUNT};
 use menagerie_core::betza::Mode;
 use menagerie_core::{BitBoard, Color, Geometry, Wide};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 /// A set of squares; 169 squares need three words.
 pub type Bits = Wide<3>;
@@ -25,6 +25,12 @@ impl Style {
             Style::Common => 9,
             Style::Imperial => 13,
         }
+    }
+    /// The style whose variant id is `id` (any case).
+    pub fn from_id(id: &str) -> Option<Style> {
+        [Style::Common, Style::Imperial]
+            .into_iter()
+            .find(|s| s.id().eq_ignore_ascii_case(id))
     }
     /// The variant id.
     pub const fn id(self) -> &'static str {
@@ -236,36 +242,84 @@ impl Rules {
     }
 }
 
-type RulesCache = Mutex<Vec<(Style, Settings, String, &'static Rules)>>;
-
-fn cache() -> &'static RulesCache {
-    static CACHE: OnceLock<RulesCache> = OnceLock::new();
-    CACHE.get_or_init(|| Mutex::new(Vec::new()))
+/// A shared reference to the compiled rules a position is played under.
+///
+/// The built-in piece table compiles once per style and rule options (a fixed, small set:
+/// [`default_rules`]), and positions refer to it with a plain reference. A custom table
+/// (`--pieces <file>`) is compiled for the game opened with it and shared by counting
+/// references, so its memory goes when the last position of that game does: no table is
+/// process-wide, and opening any number of custom tables does not grow memory.
+#[derive(Clone, Debug)]
+pub enum RulesRef {
+    /// The built-in pieces, compiled once for the program.
+    Builtin(&'static Rules),
+    /// A custom piece table, owned by the games opened with it.
+    Custom(Arc<Rules>),
 }
 
-/// The compiled rules for `style`, `table` and `settings`. Compiled rules live for the whole
-/// program (positions copy a plain reference, which keeps copy-make cheap); equal tables share
-/// one compilation, so loading the same file again costs nothing.
-pub fn rules_for(style: Style, table: &PieceTable, settings: Settings) -> &'static Rules {
-    let mut guard = match cache().lock() {
-        Ok(g) => g,
-        Err(poisoned) => poisoned.into_inner(),
-    };
-    if let Some((_, _, _, r)) = guard
-        .iter()
-        .find(|(s, o, src, _)| *s == style && *o == settings && src == table.source())
-    {
-        return r;
+impl std::ops::Deref for RulesRef {
+    type Target = Rules;
+    #[inline(always)]
+    fn deref(&self) -> &Rules {
+        match self {
+            RulesRef::Builtin(r) => r,
+            RulesRef::Custom(r) => r,
+        }
     }
-    let rules: &'static Rules = Box::leak(Box::new(Rules::new(style, table.clone(), settings)));
-    guard.push((style, settings, table.source().to_string(), rules));
-    rules
+}
+
+impl From<&RulesRef> for RulesRef {
+    fn from(r: &RulesRef) -> Self {
+        r.clone()
+    }
+}
+
+impl RulesRef {
+    /// Compiles `table` for `style` and `settings`, sharing the built-in compilation when
+    /// `table` is the built-in table.
+    pub fn new(style: Style, table: &PieceTable, settings: Settings) -> Self {
+        if table.source() == crate::pieces::DEFAULT_PIECES {
+            if let Some(r) = builtin(style, settings) {
+                return RulesRef::Builtin(r);
+            }
+        }
+        RulesRef::Custom(Arc::new(Rules::new(style, table.clone(), settings)))
+    }
+
+    /// Whether two references are to the same compiled rules.
+    pub fn same(&self, other: &RulesRef) -> bool {
+        std::ptr::eq::<Rules>(&**self, &**other)
+    }
+}
+
+/// The built-in compilations: one per style and per rule options that [`crate::OPTIONS`]
+/// can choose (2 styles x 2 x 2 x 2), each made on first use. `None` for settings no option
+/// produces (they are compiled per game like a custom table).
+fn builtin(style: Style, settings: Settings) -> Option<&'static Rules> {
+    static BUILTIN: [OnceLock<Rules>; 16] = [const { OnceLock::new() }; 16];
+    let challenge = match settings.challenge_turns {
+        100 => 0,
+        50 => 1,
+        _ => return None,
+    };
+    let index = (style == Style::Imperial) as usize * 8
+        + settings.leap_landing_only as usize * 4
+        + settings.fourth_repetition as usize * 2
+        + challenge;
+    Some(BUILTIN[index].get_or_init(|| Rules::new(style, default_pieces(), settings)))
+}
+
+/// The compiled rules for `style`, `table` and `settings` (see [`RulesRef`]).
+pub fn rules_for(style: Style, table: &PieceTable, settings: Settings) -> RulesRef {
+    RulesRef::new(style, table, settings)
 }
 
 /// The compiled rules with the built-in piece table.
-pub fn default_rules(style: Style, settings: Settings) -> &'static Rules {
-    static TABLE: OnceLock<PieceTable> = OnceLock::new();
-    rules_for(style, TABLE.get_or_init(default_pieces), settings)
+pub fn default_rules(style: Style, settings: Settings) -> RulesRef {
+    match builtin(style, settings) {
+        Some(r) => RulesRef::Builtin(r),
+        None => RulesRef::Custom(Arc::new(Rules::new(style, default_pieces(), settings))),
+    }
 }
 
 /// Whether two components (or two offsets of one) reach the same displacement on an

@@ -16,7 +16,7 @@ pub struct PlayerView {
 
 impl PlayerView {
     pub(crate) fn new(pos: &CheopsPosition, player: Color) -> Self {
-        let mut seen = *pos;
+        let mut seen = pos.clone();
         seen.papers &= pos.occ[player.index()];
         PlayerView { player, seen }
     }

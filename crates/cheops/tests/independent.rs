@@ -1082,7 +1082,7 @@ fn fast_list(imp: bool, fen: &str) -> (Vec<(String, String)>, bool, bool) {
     let mut out: Vec<(String, String)> = mv
         .iter()
         .map(|&m| {
-            let mut p = pos;
+            let mut p = pos.clone();
             p.play(m);
             (pos.move_text(m), p.fen())
         })

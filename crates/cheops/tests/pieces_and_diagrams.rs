@@ -225,7 +225,7 @@ fn a_repetition_with_an_abdication_available_offers_the_choice() {
         .map(|m| p.move_text(*m))
         .collect();
     assert_eq!(choices, ["e1->g7", "draw"]);
-    let mut q = p;
+    let mut q = p.clone();
     let draw = p.repetition_choices()[1];
     q.play_repetition_choice(draw).expect("draw accepted");
     assert_eq!(

@@ -497,17 +497,27 @@ fn recorded(style: Style, fen: &str, mv: &str) -> String {
 #[test]
 fn t30_recorder_notation() {
     let f = "8k/4P4/n4p3/9/9/P8/9/9/M3KQ3 w 0 1";
-    assert_eq!(recorded(C, f, "f1f7"), "1a Q f1Xf7");
-    assert_eq!(recorded(C, f, "e8e9=E"), "1a P e8-e9=PM");
-    assert_eq!(recorded(C, f, "a1a7"), "1a Ma a1Xa7");
-    assert_eq!(recorded(C, f, "a1a2"), "1a Ma a1-a2");
-    // The recorder notation is read back, with or without the round.
+    // The human text is the action; the record's round is `recorder_text`'s.
+    assert_eq!(recorded(C, f, "f1f7"), "Q f1Xf7");
+    assert_eq!(recorded(C, f, "e8e9=E"), "P e8-e9=PM");
+    assert_eq!(recorded(C, f, "a1a7"), "Ma a1Xa7");
+    assert_eq!(recorded(C, f, "a1a2"), "Ma a1-a2");
     let p = pos(C, f);
-    for text in ["1a Q f1Xf7", "Q f1Xf7", "1a P e8-e9=PM", "Ma a1-a2"] {
+    let m = p.parse_move("f1f7").expect("legal");
+    assert_eq!(p.recorder_text(&m), "1a Q f1Xf7");
+    // The recorder notation is read back, with or without the round.
+    for text in [
+        "1a Q f1Xf7",
+        "Q f1Xf7",
+        "1a P e8-e9=PM",
+        "Ma a1-a2",
+        "12b  Ma   a1-a2",
+    ] {
         let m = p.parse_move(text).expect(text);
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
         assert_eq!(
-            p.move_human(m).trim_start_matches("1a "),
-            text.trim_start_matches("1a ")
+            p.move_human(m),
+            text.trim_start_matches("1a ").trim_start_matches("12b ")
         );
     }
 }
@@ -515,11 +525,29 @@ fn t30_recorder_notation() {
 #[test]
 fn t30b_recorder_notation_imperial() {
     let f = "k12/13/2c1c8/3K9/2t1t8/13/13/6n6/6CC5/13/13/13/13 w d10:w@d10 g5 0 16 -";
-    assert_eq!(recorded(I, f, "g5:g7@c10"), "16a D g5:1:g7 N(c10)");
-    assert_eq!(recorded(I, f, "appoint:h5"), "16a appoints C");
+    assert_eq!(recorded(I, f, "g5:g7@c10"), "D g5:1:g7 N(c10)");
+    // The appointing player's text names the Civilian (13.1's `appoints C` is what the
+    // others see: `move_seen_by`).
+    assert_eq!(recorded(I, f, "appoint:h5"), "appoints C h5");
     let p = pos(I, f);
     let m = p.parse_move("16a D g5:1:g7 N(c10)").expect("reads back");
     assert_eq!(p.move_text(m), "g5:g7@c10");
+    let a = p.parse_move("appoints C h5").expect("reads back");
+    assert_eq!(p.move_text(a), "appoint:h5");
+    assert_eq!(p.recorder_text(&a), "16a appoints C h5");
+    assert_eq!(
+        p.move_seen_by(a, Some(Color::White)),
+        ("appoint:h5".into(), "appoints C h5".into())
+    );
+    for viewer in [Some(Color::Black), None] {
+        assert_eq!(
+            p.move_seen_by(a, viewer),
+            ("appoint".into(), "appoints C".into())
+        );
+    }
+    // With one Civilian to appoint, the sealed text names the turn too.
+    assert_eq!(p.parse_move("appoints C"), Ok(a));
+    assert_eq!(p.parse_move("appoint"), Ok(a));
 }
 
 const T31: &str = "12k/13/13/13/13/13/13/13/2CnC8/3P9/2TQM8/13/K12 w d4:w@d3 - 0 1";

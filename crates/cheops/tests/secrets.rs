@@ -120,7 +120,7 @@ fn umpire_moves_equal_the_movers_view_everywhere() {
                 }
                 checked += 1;
                 for m in q.moves() {
-                    let mut r = *q;
+                    let mut r = q.clone();
                     r.play(m);
                     next.push(r);
                 }
@@ -148,4 +148,89 @@ fn the_secret_is_released_only_by_the_rules() {
     );
     let hopped = play(&p, "g5:i5");
     assert!(hopped.view(Color::Black).public_fen().contains(" i5 "));
+}
+
+/// Everything one player (or a spectator) is told about a game: the view string, the turns
+/// offered with their texts, and the texts of the turns played.
+fn transcript(
+    history: &[(CheopsPosition, menagerie_cheops::CheopsMove)],
+    now: &CheopsPosition,
+    viewer: Option<Color>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for (p, m) in history {
+        let (c, h) = p.move_seen_by(*m, viewer);
+        out.push(format!("played {c} ({h})"));
+    }
+    match viewer {
+        Some(player) => {
+            let view = now.view(player);
+            out.push(view.fen());
+            out.push(now.view_fen(player));
+            for m in view.offered_moves() {
+                out.push(format!(
+                    "offered {} ({})",
+                    view.position().move_text(m),
+                    view.position().move_human(m)
+                ));
+            }
+        }
+        None => out.push(now.public_fen()),
+    }
+    out
+}
+
+/// Issue 14 items 2 and 3: two games that differ only in which Civilian White appointed
+/// tell Black and a spectator exactly the same, turn after turn, until a rule releases the
+/// secret (here Black's inspection, whose answer is public once it is made).
+#[test]
+fn which_civilian_was_appointed_is_told_to_nobody_else() {
+    let start = pos(
+        I,
+        "k12/13/2c1c8/3K9/2t1t8/13/5n7/13/6CC5/13/13/13/13 w d10:w@d10 - 0 1 -",
+    );
+    let line = |appointed: &str| {
+        let mut history = Vec::new();
+        let mut p = start.clone();
+        let mut stages = Vec::new();
+        for text in [appointed, "a13a12", "d10d9", "a12a13"] {
+            let m = p.parse_move(text).expect(text);
+            history.push((p.clone(), m));
+            p.play(m);
+            stages.push((history.clone(), p.clone()));
+        }
+        stages
+    };
+    let (g5, h5) = (line("appoint:g5"), line("appoint:h5"));
+    for ((ha, pa), (hb, pb)) in g5.iter().zip(&h5) {
+        assert_ne!(pa.fen(), pb.fen(), "the umpire knows");
+        for viewer in [Some(Color::Black), None] {
+            assert_eq!(transcript(ha, pa, viewer), transcript(hb, pb, viewer));
+        }
+        // White, who appointed, is told which.
+        assert_ne!(
+            transcript(ha, pa, Some(Color::White)),
+            transcript(hb, pb, Some(Color::White))
+        );
+    }
+    let (history, _) = &g5[0];
+    let (p, m) = &history[0];
+    assert_eq!(
+        p.move_seen_by(*m, Some(Color::Black)),
+        ("appoint".into(), "appoints C".into())
+    );
+    assert_eq!(
+        p.move_seen_by(*m, Some(Color::White)),
+        ("appoint:g5".into(), "appoints C g5".into())
+    );
+    // Black is offered the inspection of either Civilian, without an answer.
+    let (_, after) = &g5[0];
+    let offered: Vec<String> = after
+        .view(Color::Black)
+        .offered_moves()
+        .iter()
+        .filter(|m| m.kind == menagerie_cheops::TurnKind::Inspect)
+        .map(|&m| after.move_human(m))
+        .collect();
+    assert_eq!(offered, ["inspects C g5"]);
 }

@@ -211,7 +211,7 @@ fn fuzz_garbage_and_mutated_strings_never_panic() {
             assert_eq!(again.fen(), p.fen());
             let moves = p.moves();
             for m in moves.iter().take(5) {
-                let mut q = p;
+                let mut q = p.clone();
                 q.play(*m);
                 let _ = q.fen();
             }

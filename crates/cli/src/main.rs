@@ -153,7 +153,7 @@ fn open_as(args: &GameArgs, viewer: Option<Side>) -> Result<Box<dyn AnyGame>, Va
         return Ok(g);
     };
     let view = g.view_fen(side.into());
-    let variant = find(&args.variant)?;
+    let variant = variant_of(args)?;
     variant.open(Some(&view), &RuleOptions::parse(&args.rules)?)
 }
 
@@ -162,11 +162,17 @@ fn read_file(path: &std::path::Path) -> Result<String, VariantError> {
         .map_err(|e| VariantError::Other(format!("cannot read {}: {e}", path.display())))
 }
 
-fn open(args: &GameArgs) -> Result<Box<dyn AnyGame>, VariantError> {
+/// The variant of `args`, with its `--pieces` table when one is given.
+fn variant_of(args: &GameArgs) -> Result<menagerie_variants::Variant, VariantError> {
     let variant = find(&args.variant)?;
-    if let Some(path) = &args.pieces {
-        menagerie_variants::install_pieces(variant.id, &read_file(path)?)?;
+    match &args.pieces {
+        Some(path) => variant.with_pieces(&read_file(path)?),
+        None => Ok(variant),
     }
+}
+
+fn open(args: &GameArgs) -> Result<Box<dyn AnyGame>, VariantError> {
+    let variant = variant_of(args)?;
     let options = RuleOptions::parse(&args.rules)?;
     variant.open(args.fen.as_deref(), &options)
 }

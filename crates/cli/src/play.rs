@@ -5,7 +5,7 @@ use crate::players::{build, Player, PlayerSpec};
 use crate::record::{self, fmt_points, points};
 use crate::GameArgs;
 use menagerie_core::{Color, Outcome, RuleOptions, Termination};
-use menagerie_variants::{find, AnyGame, Limits, Variant, VariantError};
+use menagerie_variants::{AnyGame, Limits, Variant, VariantError};
 use std::io::{BufRead, Write};
 
 /// Options of `menagerie play`.
@@ -48,6 +48,15 @@ fn viewer(humans: [bool; 2], g: &dyn AnyGame) -> Option<Color> {
     }
 }
 
+/// The last turn's texts as `viewer` may know them (an opponent's sealed appointment
+/// without its square); `played` (the umpire's) when nobody's view is drawn.
+fn seen(g: &dyn AnyGame, viewer: Option<Color>, played: (String, String)) -> (String, String) {
+    match viewer {
+        Some(_) => g.history_seen_by(viewer).pop().unwrap_or(played),
+        None => played,
+    }
+}
+
 /// The game as `viewer` may see it: a game opened from that player's position string
 /// when the umpire knows more (Little Cheops Imperial), else `None` (nothing is hidden).
 fn view_of(
@@ -83,7 +92,7 @@ fn print_board(
 
 /// Runs `play`.
 pub fn run(args: PlayArgs) -> Result<(), VariantError> {
-    let variant = find(&args.game.variant)?;
+    let variant = crate::variant_of(&args.game)?;
     let white = PlayerSpec::parse(&args.white)?;
     let black = PlayerSpec::parse(&args.black)?;
     let default = Limits::movetime(args.movetime.max(1));
@@ -140,7 +149,8 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
         let side = g.turn();
         if let Some(engine) = engines[side.index()].as_mut() {
             let mv = engine.choose(g.as_mut())?;
-            let (canonical, human) = g.push(&mv)?;
+            let played = g.push(&mv)?;
+            let (canonical, human) = seen(g.as_ref(), viewer(humans, g.as_ref()), played);
             println!("{side} plays {human} ({canonical})");
             board(g.as_ref())?;
             outcome = g.outcome();
@@ -207,7 +217,8 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
                 outcome = Some(Outcome::win(side.other(), Termination::Resignation));
             }
             text => match g.push(text) {
-                Ok((canonical, human)) => {
+                Ok(played) => {
+                    let (canonical, human) = seen(g.as_ref(), viewer(humans, g.as_ref()), played);
                     println!("{side} plays {human} ({canonical})");
                     board(g.as_ref())?;
                     outcome = g.outcome();

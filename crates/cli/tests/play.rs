@@ -88,7 +88,7 @@ fn a_hidden_information_game_shows_each_human_only_their_view() {
     assert!(!out.contains("Sealed papers"), "{out}");
     assert!(out.contains("(drawn as Black may see it: the umpire keeps the rest secret)\n"));
     assert!(
-        out.contains("Black> 18 legal moves: a13a12 (1b K a13-a12), "),
+        out.contains("Black> 18 legal moves: a13a12 (K a13-a12), "),
         "{out}"
     );
     assert!(
@@ -112,4 +112,34 @@ fn moves_undo_and_a_checkmate_with_its_rule() {
     let record = std::fs::read_to_string(&save).expect("the record is saved");
     assert!(record
         .ends_with("[Result \"0-1\"]\n[Termination \"checkmate\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n"));
+}
+
+/// Issue 14 item 2: the announcement of a sealed appointment names no Civilian to anyone
+/// but the appointer, so two games that differ only in which Civilian White appointed read
+/// the same to Black (hot seat: each board and announcement is drawn for the side to move).
+#[test]
+fn an_opponents_appointment_is_announced_without_its_square() {
+    let fen = "k12/13/2c1c8/3K9/2t1t8/13/5n7/13/6CC5/13/13/13/13 w d10:w@d10 - 0 1 -";
+    let transcript = |appointment: &str| {
+        run(
+            &[
+                "play",
+                "little-cheops-imperial",
+                "--fen",
+                fen,
+                "--white",
+                "human",
+                "--black",
+                "human",
+            ],
+            &format!("{appointment}\nmoves\nquit\n"),
+        )
+    };
+    let (g5, h5) = (transcript("appoint:g5"), transcript("appoint:h5"));
+    assert!(g5.contains("White plays appoints C (appoint)\n"), "{g5}");
+    assert!(
+        !g5.contains("g5 (Deputy)") && !g5.contains("(Civilian)"),
+        "{g5}"
+    );
+    assert_eq!(g5, h5);
 }

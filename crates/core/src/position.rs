@@ -235,6 +235,15 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn move_text(&self, mv: Self::Move) -> String;
     /// The human notation of `mv` (SAN in chess), played from this position.
     fn move_human(&self, mv: Self::Move) -> String;
+    /// The canonical and human text of `mv`, played from this position, as `viewer` may
+    /// know it (`None`: a spectator): what records, announcements, move lists and events
+    /// shown to that viewer say. Games with hidden information (Little Cheops Imperial)
+    /// hide what the viewer may not know and add what the turn reveals (an inspection's
+    /// answer); call it on the full (umpire's) position. The default: the full texts,
+    /// [`Position::move_text`] and [`Position::move_human`].
+    fn move_seen_by(&self, mv: Self::Move, _viewer: Option<Color>) -> (String, String) {
+        (self.move_text(mv), self.move_human(mv))
+    }
     /// The board letter of the piece on `sq` (upper case White), if any.
     fn piece_char(&self, sq: Square) -> Option<char>;
     /// Whether `mv` changes material (a capture, promotion, ...), for quiescence search.

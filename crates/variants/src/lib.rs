@@ -111,6 +111,10 @@ pub trait AnyGame: Send {
     fn history(&self) -> Vec<(String, String)>;
     /// The moves played so far in canonical text (cheaper than [`AnyGame::history`]).
     fn history_canonical(&self) -> Vec<String>;
+    /// The moves played so far as `(canonical, human)` pairs as `viewer` may know them
+    /// (`None`: a spectator; see [`Position::move_seen_by`]): for records, move lists and
+    /// announcements shown to a player. [`AnyGame::history`] is the umpire's.
+    fn history_seen_by(&self, viewer: Option<Color>) -> Vec<(String, String)>;
     /// How many moves (plies) have been played.
     fn ply(&self) -> usize;
     /// The ending, counting history (repetition, move counts), if the game is over.
@@ -235,6 +239,14 @@ impl<P: Position, E: Evaluator<P> + Clone + 'static> AnyGame for DynGame<P, E> {
             .iter()
             .zip(self.game.moves())
             .map(|(p, &m)| p.move_text(m))
+            .collect()
+    }
+    fn history_seen_by(&self, viewer: Option<Color>) -> Vec<(String, String)> {
+        self.game
+            .positions()
+            .iter()
+            .zip(self.game.moves())
+            .map(|(p, &m)| p.move_seen_by(m, viewer))
             .collect()
     }
     fn ply(&self) -> usize {
@@ -488,6 +500,31 @@ impl Variant {
         options.validate(self.options)?;
         (self.opener)(fen.unwrap_or(self.start_fen), options)
     }
+
+    /// The same variant played with the piece table in `text`, for a game whose pieces are
+    /// data (Little Cheops, `--pieces <file>`). The table belongs to the games this returned
+    /// variant opens (they share it, and it goes with the last of them); nothing else changes.
+    pub fn with_pieces(&self, text: &str) -> Result<Variant, VariantError> {
+        let Some(style) = menagerie_cheops::Style::from_id(self.id) else {
+            return Err(VariantError::Other(format!(
+                "--pieces applies to Little Cheops, whose pieces are data, not to '{}'",
+                self.id
+            )));
+        };
+        let table = Arc::new(
+            menagerie_cheops::load_pieces(text).map_err(|e| VariantError::Other(e.to_string()))?,
+        );
+        let eval = CheopsEval::default();
+        Ok(Variant {
+            opener: Arc::new(move |fen: &str, options: &RuleOptions| {
+                let pos = menagerie_cheops::CheopsPosition::from_fen_with_pieces(
+                    style, fen, &table, options,
+                )?;
+                Ok(Box::new(DynGame::new(pos, eval.clone())) as Box<dyn AnyGame>)
+            }),
+            ..self.clone()
+        })
+    }
 }
 
 /// The registry entries of one game crate, from its [`VariantSpec`]s, searched with `eval`
@@ -520,20 +557,6 @@ pub fn registry() -> Vec<Variant> {
     all.extend(entries(menagerie_cypher::variants(), CypherEval::default()));
     all.extend(entries(menagerie_cheops::variants(), CheopsEval::default()));
     all
-}
-
-/// Replaces the piece table of a game whose pieces are data (Little Cheops) with the one in
-/// `text`, for every position opened afterwards.
-pub fn install_pieces(variant: &str, text: &str) -> Result<(), VariantError> {
-    if !variant.to_ascii_lowercase().starts_with("little-cheops") {
-        return Err(VariantError::Other(format!(
-            "--pieces applies to Little Cheops, whose pieces are data, not to '{variant}'"
-        )));
-    }
-    let table =
-        menagerie_cheops::load_pieces(text).map_err(|e| VariantError::Other(e.to_string()))?;
-    menagerie_cheops::use_pieces(table);
-    Ok(())
 }
 
 /// The piece table with each piece's status (published or provisional), where the game's

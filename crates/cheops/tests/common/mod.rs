@@ -45,7 +45,7 @@ pub fn play(p: &CheopsPosition, mv: &str) -> CheopsPosition {
         Ok(m) => m,
         Err(e) => panic!("{mv} in {}: {e}", p.fen()),
     };
-    let mut next = *p;
+    let mut next = p.clone();
     next.play(m);
     next
 }

@@ -248,7 +248,7 @@ impl Evaluator<CheopsPosition> for CheopsEval {
                     && !known.contains(&s)
             })
             .collect();
-        let mut out = vec![*view];
+        let mut out = vec![view.clone()];
         // One sealed Deputy at a time: sealing every active Civilian of a side compromises
         // them all (rulebook 10.3), so with two candidates only one can be secret.
         let own = view.papers();

@@ -1,0 +1,142 @@
+//! Moving and capturing by the Betza definitions (rulebook §5, 7.2): steps, leaps, riders,
+//! and the Master's screen capture (a `p` component moves and captures over exactly one
+//! screen); what may be captured (7.2: never a King, a bastion, a Civilian or an unknown
+//! Deputy).
+
+use crate::order_of_events::TurnEffects;
+use crate::pieces::{class, CIVILIAN, DEPUTY, KING};
+use crate::position::{cell, cell_color, cell_role, sqb, CheopsMove, CheopsPosition, NONE};
+use crate::rules::{Bits, Rules};
+use menagerie_core::{BitBoard, Color};
+
+impl CheopsPosition {
+    /// Whether the piece on `t` may be captured by the side to move (7.2): not a King, not a
+    /// bastion, not a Civilian or a Deputy that is not known.
+    #[inline(always)]
+    pub(crate) fn capturable(&self, t: usize, mover: Color) -> bool {
+        let c = self.board[t];
+        if c == 0 || cell_color(c) == mover || self.bastions.has(sqb(t)) {
+            return false;
+        }
+        let mut role = cell_role(c);
+        if role == CIVILIAN && self.known.has(sqb(t)) {
+            role = DEPUTY;
+        }
+        !self.rules.is(role, class::ROYAL | class::NEVER_CAPTURED)
+    }
+
+    pub(crate) fn gen_betza(&self, s: usize, c: u8, role: usize, out: &mut Vec<CheopsMove>) {
+        let r: &Rules = &self.rules;
+        let me = self.turn;
+        let passes = r.is(role, class::PASSES_CASTLES);
+        let closed = self.closed_for(s, passes);
+        let act_bastions = if self.any_active() {
+            self.active_bastions()
+        } else {
+            Bits::EMPTY
+        };
+        let (f, rk) = (r.file[s] as i32, r.rank[s] as i32);
+        for comp in &r.comps[role][me.index()] {
+            for &(ox, oy) in &comp.offsets {
+                let (ox, oy) = (ox as i32, oy as i32);
+                if !comp.rider {
+                    let Some(t) = r.sq(f + ox, rk + oy) else {
+                        continue;
+                    };
+                    if self.leg_closed(s, t, &closed, comp.rect) {
+                        continue;
+                    }
+                    if self.board[t] == 0 {
+                        if comp.moves {
+                            self.emit(s, t, c, false, out);
+                        }
+                    } else if comp.captures
+                        && self.capturable(t, me)
+                        && !self.chair_shielded(s, t, passes)
+                    {
+                        self.emit(s, t, c, true, out);
+                    }
+                    continue;
+                }
+                let mut prev = s;
+                let mut screened = false;
+                let mut k = 1;
+                while let Some(t) = r.sq(f + k * ox, rk + k * oy) {
+                    if self.leg_closed(prev, t, &closed, comp.rect) {
+                        break;
+                    }
+                    let occupied = self.board[t] != 0;
+                    if comp.hopper && !screened {
+                        if occupied {
+                            if act_bastions.has(sqb(t)) {
+                                break;
+                            }
+                            screened = true;
+                        }
+                    } else if !occupied {
+                        if comp.moves {
+                            self.emit(s, t, c, false, out);
+                        }
+                    } else {
+                        if comp.captures
+                            && self.capturable(t, me)
+                            && !self.chair_shielded(s, t, passes)
+                        {
+                            self.emit(s, t, c, true, out);
+                        }
+                        break;
+                    }
+                    prev = t;
+                    k += 1;
+                }
+            }
+        }
+    }
+
+    /// Step 1 of a move or capture by the Betza definition, promotion included (7.2, 8.1);
+    /// a sealed Deputy's step that a Civilian could not make compromises it (10.3).
+    #[inline]
+    pub(crate) fn move_or_capture(&mut self, mv: &CheopsMove, turn: &mut TurnEffects) {
+        let me = self.turn;
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        let role = cell_role(self.board[from]);
+        if self.board[to] != 0 {
+            self.remove(to);
+            turn.left[0] = to;
+            turn.reset = true;
+        }
+        if self.papers.has(sqb(from))
+            && !self.rules.deputy_steps_like_civilian
+            && !self.civilian_could(from, to)
+        {
+            self.papers.clear(sqb(from));
+            self.known.set(sqb(from));
+        }
+        self.relocate(from, to);
+        if self.rules.is(role, class::PROMOTES) {
+            turn.reset = true;
+        }
+        if mv.promo != NONE {
+            self.board[to] = cell(mv.promo as usize, me);
+        }
+        if role == KING {
+            self.kings[me.index()] = to as u8;
+        }
+        turn.moved = Some((from, to, self.rules.is(role, class::NOBILITY)));
+        turn.change(from);
+        turn.change(to);
+    }
+}
+
+/// Removes repeated moves from `out[start..]` (pieces whose Betza components overlap).
+pub(crate) fn dedup_tail(out: &mut Vec<CheopsMove>, start: usize) {
+    let mut keep = start;
+    for i in start..out.len() {
+        let m = out[i];
+        if !out[start..keep].contains(&m) {
+            out[keep] = m;
+            keep += 1;
+        }
+    }
+    out.truncate(keep);
+}
