@@ -325,9 +325,9 @@ test('a spectator watches without moving; pages reconnect after the server resta
   await waitUntil(b, () => document.body.classList.contains('offline'), null, { timeout: 10000 });
   const again = await startServer({ port, data: own.data, proxy: false });
   try {
-    await waitUntil(a, () => !document.body.classList.contains('offline'), null, { timeout: 20000 });
-    await waitUntil(b, () => !document.body.classList.contains('offline'), null, { timeout: 20000 });
-    await waitUntil(watcher, () => !document.body.classList.contains('offline'), null, { timeout: 20000 });
+    await waitUntil(a, () => !document.body.classList.contains('offline'), null, { timeout: 40000 });
+    await waitUntil(b, () => !document.body.classList.contains('offline'), null, { timeout: 40000 });
+    await waitUntil(watcher, () => !document.body.classList.contains('offline'), null, { timeout: 40000 });
     const st = await stateOf(a);
     await playByPointing(a, st.legal.find((t) => t.canonical === 'd2d4'));
     await waitUntil(b, () => document.querySelector('#moves').textContent.includes('d4'), null, { timeout: 10000 });

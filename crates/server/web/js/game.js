@@ -488,7 +488,7 @@ function connect() {
 function retry() {
   document.body.classList.add('offline');
   wsTries++;
-  const delay = Math.min(8000, 500 * 2 ** Math.min(wsTries, 4));
+  const delay = Math.min(4000, 250 * 2 ** Math.min(wsTries, 4));
   setTimeout(async () => {
     try {
       setState(await fetchState());
