@@ -9,7 +9,9 @@ fn main() {
     println!("cargo:rerun-if-changed={}", dir.display());
     // The pages are embedded by include_dir!, which cargo does not track: rebuild when they change.
     println!("cargo:rerun-if-changed={}", manifest.join("web").display());
-    let mut out = String::from("/// The players' guides: (variant id, Markdown).\npub const RULES: &[(&str, &str)] = &[\n");
+    let mut out = String::from(
+        "/// The players' guides: (variant id, Markdown).\npub const RULES: &[(&str, &str)] = &[\n",
+    );
     if let Ok(entries) = std::fs::read_dir(&dir) {
         let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
         files.sort();
@@ -17,9 +19,15 @@ fn main() {
             if f.extension().and_then(|e| e.to_str()) != Some("md") {
                 continue;
             }
-            let Some(stem) = f.file_stem().and_then(|s| s.to_str()) else { continue };
+            let Some(stem) = f.file_stem().and_then(|s| s.to_str()) else {
+                continue;
+            };
             println!("cargo:rerun-if-changed={}", f.display());
-            let _ = writeln!(out, "    ({stem:?}, include_str!({:?})),", f.display().to_string());
+            let _ = writeln!(
+                out,
+                "    ({stem:?}, include_str!({:?})),",
+                f.display().to_string()
+            );
         }
     }
     out.push_str("];\n");

@@ -74,7 +74,10 @@ pub fn cookie_name(id: &str) -> String {
 
 /// The token a request carries for game `id`: `Authorization: Bearer`, else the cookie.
 fn token_of(headers: &HeaderMap, id: &str) -> Option<String> {
-    if let Some(v) = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()) {
+    if let Some(v) = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+    {
         let v = v.trim();
         return Some(v.strip_prefix("Bearer ").unwrap_or(v).trim().to_string());
     }
@@ -166,12 +169,17 @@ fn created(id: &str, tokens: &[(Color, String)], umpire: &str) -> Response {
 }
 
 /// `POST /api/games`.
-pub async fn create(State(app): AppState, JsonBody(b): JsonBody<CreateBody>) -> Result<Response, ApiError> {
+pub async fn create(
+    State(app): AppState,
+    JsonBody(b): JsonBody<CreateBody>,
+) -> Result<Response, ApiError> {
     let white = Player::parse(b.white.as_deref().unwrap_or("human"))?;
     let black = Player::parse(b.black.as_deref().unwrap_or("human"))?;
     if let Some(f) = &b.fen {
         if f.len() > 4096 {
-            return Err(ApiError::bad("the position string is longer than 4096 characters"));
+            return Err(ApiError::bad(
+                "the position string is longer than 4096 characters",
+            ));
         }
     }
     let (id, tokens, umpire) = app
@@ -228,7 +236,9 @@ async fn acting(
 }
 
 fn ok_state(live: &Live, me: Color) -> Result<Response, ApiError> {
-    Ok(no_store(axum::Json(live.state(Viewer::Player(me))).into_response()))
+    Ok(no_store(
+        axum::Json(live.state(Viewer::Player(me))).into_response(),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -311,7 +321,9 @@ pub async fn accept_draw(
     let mut live = h.live.lock().await;
     over(&live)?;
     if live.draw_offer != Some(me.other()) {
-        return Err(ApiError::conflict("there is no draw offer from your opponent to accept"));
+        return Err(ApiError::conflict(
+            "there is no draw offer from your opponent to accept",
+        ));
     }
     let o = games::external_outcome("agreement", None);
     app.end(&h, &mut live, o, "agreement").await?;
@@ -328,7 +340,9 @@ pub async fn decline_draw(
     let mut live = h.live.lock().await;
     over(&live)?;
     if live.draw_offer != Some(me.other()) {
-        return Err(ApiError::conflict("there is no draw offer from your opponent to decline"));
+        return Err(ApiError::conflict(
+            "there is no draw offer from your opponent to decline",
+        ));
     }
     let ev = json!({"type": "draw-decline", "color": color_word(me)});
     app.commit(&h, &mut live, vec![ev]).await?;
@@ -357,9 +371,16 @@ pub async fn claim(
     let offered = games::claims(live.game.as_ref());
     if !offered.contains(&b.claim) {
         return Err(ApiError::bad(if offered.is_empty() {
-            format!("'{}' cannot be claimed: the rules offer no claim in this position", b.claim)
+            format!(
+                "'{}' cannot be claimed: the rules offer no claim in this position",
+                b.claim
+            )
         } else {
-            format!("'{}' cannot be claimed here; the rules offer {}", b.claim, offered.join(", "))
+            format!(
+                "'{}' cannot be claimed here; the rules offer {}",
+                b.claim,
+                offered.join(", ")
+            )
         }));
     }
     let o = games::external_outcome(&b.claim, None);
@@ -416,7 +437,9 @@ pub async fn takeback(
         }
         "accept" => {
             if pending != Some(me.other()) {
-                return Err(ApiError::conflict("your opponent has not asked to take back"));
+                return Err(ApiError::conflict(
+                    "your opponent has not asked to take back",
+                ));
             }
             let plies = plies_to_take_back(&live, me.other())?;
             let ev = json!({"type": "takeback", "color": color_word(me.other()), "plies": plies});
@@ -424,7 +447,9 @@ pub async fn takeback(
         }
         _ => {
             if pending != Some(me.other()) {
-                return Err(ApiError::conflict("your opponent has not asked to take back"));
+                return Err(ApiError::conflict(
+                    "your opponent has not asked to take back",
+                ));
             }
             let ev = json!({"type": "takeback-decline", "color": color_word(me)});
             app.commit(&h, &mut live, vec![ev]).await?;
@@ -438,7 +463,11 @@ fn plies_to_take_back(live: &Live, side: Color) -> Result<u64, ApiError> {
     let ply = live.game.ply() as u64;
     let first = games::start_turn(live.game.as_ref());
     // Plies played by `side` so far.
-    let own = if side == first { ply.div_ceil(2) } else { ply / 2 };
+    let own = if side == first {
+        ply.div_ceil(2)
+    } else {
+        ply / 2
+    };
     if own == 0 {
         return Err(ApiError::conflict("you have played no turn to take back"));
     }
@@ -484,8 +513,9 @@ pub async fn import(State(app): AppState, req: Request) -> Result<Response, ApiE
             #[serde(default)]
             black: Option<String>,
         }
-        let b: ImportBody = serde_json::from_slice(&bytes)
-            .map_err(|e| ApiError::bad(format!("the request body is not the JSON expected: {e}")))?;
+        let b: ImportBody = serde_json::from_slice(&bytes).map_err(|e| {
+            ApiError::bad(format!("the request body is not the JSON expected: {e}"))
+        })?;
         (b.record, b.white, b.black)
     } else {
         let t = String::from_utf8(bytes.to_vec())
@@ -528,7 +558,10 @@ pub const MAX_ANALYSIS_NODES: u64 = 50_000_000;
 pub const MAX_ANALYSIS_MS: u64 = 30_000;
 
 /// `POST /api/analysis`: NDJSON lines, one per iteration, then the best turn.
-pub async fn analysis(State(app): AppState, JsonBody(b): JsonBody<AnalysisBody>) -> Result<Response, ApiError> {
+pub async fn analysis(
+    State(app): AppState,
+    JsonBody(b): JsonBody<AnalysisBody>,
+) -> Result<Response, ApiError> {
     let rules = games::rule_options(&b.rules)?;
     let mut game = games::open(&b.variant, b.fen.as_deref(), &rules)?;
     if b.moves.len() > 1000 {
@@ -539,20 +572,30 @@ pub async fn analysis(State(app): AppState, JsonBody(b): JsonBody<AnalysisBody>)
     }
     let l = b.limits;
     if l.depth.is_some_and(|d| d == 0 || d > MAX_ANALYSIS_DEPTH) {
-        return Err(ApiError::bad(format!("limits.depth is from 1 to {MAX_ANALYSIS_DEPTH}")));
+        return Err(ApiError::bad(format!(
+            "limits.depth is from 1 to {MAX_ANALYSIS_DEPTH}"
+        )));
     }
     if l.nodes.is_some_and(|n| n == 0 || n > MAX_ANALYSIS_NODES) {
-        return Err(ApiError::bad(format!("limits.nodes is from 1 to {MAX_ANALYSIS_NODES}")));
+        return Err(ApiError::bad(format!(
+            "limits.nodes is from 1 to {MAX_ANALYSIS_NODES}"
+        )));
     }
     if l.movetime.is_some_and(|t| t == 0 || t > MAX_ANALYSIS_MS) {
-        return Err(ApiError::bad(format!("limits.movetime is from 1 to {MAX_ANALYSIS_MS} milliseconds")));
+        return Err(ApiError::bad(format!(
+            "limits.movetime is from 1 to {MAX_ANALYSIS_MS} milliseconds"
+        )));
     }
     let limits = menagerie_variants::Limits {
         depth: Some(l.depth.unwrap_or(MAX_ANALYSIS_DEPTH)),
         nodes: l.nodes,
-        movetime: Some(Duration::from_millis(
-            l.movetime.unwrap_or(if l.depth.is_some() || l.nodes.is_some() { MAX_ANALYSIS_MS } else { 2000 }),
-        )),
+        movetime: Some(Duration::from_millis(l.movetime.unwrap_or(
+            if l.depth.is_some() || l.nodes.is_some() {
+                MAX_ANALYSIS_MS
+            } else {
+                2000
+            },
+        ))),
     };
     let (tx, rx) = tokio::sync::mpsc::channel::<Value>(64);
     app.analyse(game, limits, tx);
@@ -570,7 +613,10 @@ pub async fn analysis(State(app): AppState, JsonBody(b): JsonBody<AnalysisBody>)
 }
 
 /// `GET /play/{token}`: puts the seat's token in a cookie and opens the game page.
-pub async fn seat_link(State(app): AppState, Path(token): Path<String>) -> Result<Response, ApiError> {
+pub async fn seat_link(
+    State(app): AppState,
+    Path(token): Path<String>,
+) -> Result<Response, ApiError> {
     if token.len() > 128 {
         return Err(ApiError::forbidden("this link opens no seat"));
     }
@@ -608,11 +654,15 @@ pub async fn websocket(
     Path(id): Path<String>,
     Query(q): Query<SinceQuery>,
     headers: HeaderMap,
-    ws: Result<axum::extract::ws::WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+    ws: Result<
+        axum::extract::ws::WebSocketUpgrade,
+        axum::extract::ws::rejection::WebSocketUpgradeRejection,
+    >,
 ) -> Result<Response, ApiError> {
     let viewer = viewer_of(&app, &headers, &id).await?;
     let h = app.handle(&id).await?;
-    let ws = ws.map_err(|e| ApiError::bad(format!("this path takes a websocket: {}", e.body_text())))?;
+    let ws =
+        ws.map_err(|e| ApiError::bad(format!("this path takes a websocket: {}", e.body_text())))?;
     let since = q.since.unwrap_or(0).max(0);
     Ok(ws
         .max_message_size(4096)

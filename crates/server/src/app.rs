@@ -172,17 +172,7 @@ impl Live {
         if ev["type"] != "turn" {
             return ev.clone();
         }
-        let mover = ev["color"]
-            .as_str()
-            .and_then(parse_color)
-            .unwrap_or(Color::White);
-        let (c, h) = games::move_seen(
-            self.game.as_ref(),
-            ev["canonical"].as_str().unwrap_or(""),
-            ev["human"].as_str().unwrap_or(""),
-            mover,
-            viewer,
-        );
+        let (c, h) = games::event_seen(ev, viewer);
         json!({"type": "turn", "color": ev["color"], "ply": ev["ply"], "canonical": c, "human": h})
     }
 
@@ -203,7 +193,8 @@ impl Live {
             Vec::new()
         };
         let last = moves.last().map(|(c, _)| c.as_str());
-        let rules: BTreeMap<String, Value> = serde_json::from_str(&self.row.rules).unwrap_or_default();
+        let rules: BTreeMap<String, Value> =
+            serde_json::from_str(&self.row.rules).unwrap_or_default();
         json!({
             "id": self.row.id,
             "variant": self.row.variant,
@@ -314,7 +305,8 @@ impl App {
             .await
             .map_err(ApiError::unavailable)?
             .ok_or_else(|| ApiError::not_found(format!("there is no game '{id}'")))?;
-        let rules_map: BTreeMap<String, Value> = serde_json::from_str(&row.rules).unwrap_or_default();
+        let rules_map: BTreeMap<String, Value> =
+            serde_json::from_str(&row.rules).unwrap_or_default();
         let rules = games::rule_options(&rules_map)?;
         let game = games::open(&row.variant, row.start_fen.as_deref(), &rules)?;
         let players = [Player::parse(&row.white)?, Player::parse(&row.black)?];
@@ -329,7 +321,11 @@ impl App {
             takeback_request: None,
             thinking: false,
         };
-        let events = self.store.events(id, 0).await.map_err(ApiError::unavailable)?;
+        let events = self
+            .store
+            .events(id, 0)
+            .await
+            .map_err(ApiError::unavailable)?;
         for (_, data) in events {
             let ev: Value = serde_json::from_str(&data)
                 .map_err(|e| ApiError::new(500, format!("a stored event is corrupt: {e}")))?;
@@ -437,9 +433,12 @@ impl App {
         let first = live.version() + 1;
         let datas: Vec<String> = events.iter().map(|e| e.to_string()).collect();
         // The state after these events, for the `finished` flag.
-        let finishes = live.outcome().is_some()
-            || events.iter().any(|e| e["type"] == "end");
-        match self.store.append(&live.row.id, first, &datas, finishes).await {
+        let finishes = live.outcome().is_some() || events.iter().any(|e| e["type"] == "end");
+        match self
+            .store
+            .append(&live.row.id, first, &datas, finishes)
+            .await
+        {
             Ok(()) => {}
             Err(AppendError::Conflict) => {
                 self.sync(h, live).await?;
@@ -488,6 +487,7 @@ impl App {
         let mut events = vec![json!({
             "type": "turn", "color": color_word(mover), "ply": ply,
             "canonical": canonical, "human": human,
+            "seen": games::last_turn_seen(trial.as_ref()),
         })];
         if let Some(o) = trial.outcome() {
             let mut end = games::outcome_json(&o);

@@ -161,7 +161,11 @@ pub fn view_position(game: &dyn AnyGame, viewer: Viewer, rules: &RuleOptions) ->
         Ok(g) => g,
         // A view string the game cannot read back would be a library defect; show the
         // public board rather than the umpire's.
-        Err(_) => match open(game.variant(), Some(&format!("{} -", public_of(game))), rules) {
+        Err(_) => match open(
+            game.variant(),
+            Some(&format!("{} -", public_of(game))),
+            rules,
+        ) {
             Ok(g) => g,
             Err(_) => game.fork(),
         },
@@ -172,40 +176,56 @@ fn public_of(game: &dyn AnyGame) -> String {
     view_fen(game, Viewer::Spectator)
 }
 
-/// The canonical and human text of a turn played by `mover`, as `viewer` may know it
-/// (Contract 4): an opponent's or a spectator's copy of an appointment names no square.
-pub fn move_seen(
-    game: &dyn AnyGame,
-    canonical: &str,
-    human: &str,
-    mover: Color,
-    viewer: Viewer,
-) -> (String, String) {
-    let sees_all = match viewer {
-        Viewer::Umpire => true,
-        Viewer::Player(c) => c == mover,
-        Viewer::Spectator => false,
-    };
-    if sees_all || !has_secrets(game) {
-        return (canonical.to_string(), human.to_string());
+/// The library's name for a viewer of a turn: a player, or `None` (spectators).
+fn seen_by(viewer: Viewer) -> Option<Option<Color>> {
+    match viewer {
+        Viewer::Umpire => None,
+        Viewer::Player(c) => Some(Some(c)),
+        Viewer::Spectator => Some(None),
     }
-    if canonical.starts_with("appoint") {
-        return ("appoint".to_string(), human.to_string());
-    }
-    (canonical.to_string(), human.to_string())
 }
 
-/// The turns played so far as `viewer` may know them: `(canonical, human, mover)`.
+/// The turns played so far as `viewer` may know them: `(canonical, human)` (Contract 4).
 pub fn moves_seen(game: &dyn AnyGame, viewer: Viewer) -> Vec<(String, String)> {
-    let first = start_turn(game);
-    game.history()
-        .into_iter()
-        .enumerate()
-        .map(|(i, (c, h))| {
-            let mover = if i % 2 == 0 { first } else { first.other() };
-            move_seen(game, &c, &h, mover, viewer)
-        })
-        .collect()
+    match seen_by(viewer) {
+        None => game.history(),
+        Some(v) => game.history_seen_by(v),
+    }
+}
+
+/// The last turn of `game` as each viewer may know it, for a stored event:
+/// `{"white": {"canonical","human"}, "black": ..., "spectator": ...}`.
+pub fn last_turn_seen(game: &dyn AnyGame) -> Value {
+    let text = |v: Option<Color>| {
+        let (c, h) = game.history_seen_by(v).pop().unwrap_or_default();
+        json!({"canonical": c, "human": h})
+    };
+    json!({
+        "white": text(Some(Color::White)),
+        "black": text(Some(Color::Black)),
+        "spectator": text(None),
+    })
+}
+
+/// A stored turn event's text as `viewer` may know it.
+pub fn event_seen(ev: &Value, viewer: Viewer) -> (String, String) {
+    let key = match viewer {
+        Viewer::Umpire => None,
+        Viewer::Player(c) => Some(color_word(c)),
+        Viewer::Spectator => Some("spectator"),
+    };
+    let pick = |v: &Value| {
+        (
+            v["canonical"].as_str().unwrap_or("").to_string(),
+            v["human"].as_str().unwrap_or("").to_string(),
+        )
+    };
+    match key {
+        None => pick(ev),
+        Some(k) if ev["seen"][k].is_object() => pick(&ev["seen"][k]),
+        // An event without its viewers' texts: only games with no secrets store those.
+        Some(_) => pick(ev),
+    }
 }
 
 /// The side to move in the start position.
@@ -381,7 +401,12 @@ pub fn snapshot_json(view: &dyn AnyGame, last: Option<&str>) -> Value {
         })
         .collect();
     let last_turn: Vec<String> = last
-        .map(|t| squares_in(view, t).iter().map(|s| g.square_name(*s)).collect())
+        .map(|t| {
+            squares_in(view, t)
+                .iter()
+                .map(|s| g.square_name(*s))
+                .collect()
+        })
         .unwrap_or_default();
     json!({
         "variant": variant,

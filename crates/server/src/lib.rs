@@ -85,7 +85,13 @@ pub fn router(app: Arc<app::App>) -> Router {
         .route("/static/{*path}", get(pages::static_file))
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(app);
-    api.layer(CatchPanicLayer::custom(panic_response))
+    layers(api)
+}
+
+/// The layers around every route: a caught panic answers 500 in JSON; security headers.
+fn layers(routes: Router) -> Router {
+    routes
+        .layer(CatchPanicLayer::custom(panic_response))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(CSP),
@@ -105,7 +111,10 @@ pub fn router(app: Arc<app::App>) -> Router {
 }
 
 async fn method_not_allowed() -> app::ApiError {
-    app::ApiError::new(405, "this method is not allowed on this path; see docs/api.md")
+    app::ApiError::new(
+        405,
+        "this method is not allowed on this path; see docs/api.md",
+    )
 }
 
 fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
@@ -183,10 +192,50 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         // A closed stdout must not stop the server: write, never `println!`.
         use std::io::Write as _;
         let mut out = std::io::stdout();
-        let _ = writeln!(out, "Menagerie is serving on http://{}/ (database: {db})", running.addr);
-        let _ = writeln!(out, "Open that address in a browser to play; press Ctrl-C to stop.");
+        let _ = writeln!(
+            out,
+            "Menagerie is serving on http://{}/ (database: {db})",
+            running.addr
+        );
+        let _ = writeln!(
+            out,
+            "Open that address in a browser to play; press Ctrl-C to stop."
+        );
         let _ = out.flush();
         let _ = tokio::signal::ctrl_c().await;
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A panic inside a handler answers 500 with a JSON sentence and the server serves on.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_panic_in_one_request_does_not_take_the_server_down() {
+        async fn boom() -> &'static str {
+            panic!("a defect in one request")
+        }
+        async fn fine() -> &'static str {
+            "fine"
+        }
+        let routes = layers(
+            Router::new()
+                .route("/boom", get(boom))
+                .route("/fine", get(fine)),
+        );
+        let tcp = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = tcp.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(tcp, routes).await });
+        let c = reqwest::Client::new();
+        for _ in 0..3 {
+            let r = c.get(format!("http://{addr}/boom")).send().await.unwrap();
+            assert_eq!(r.status().as_u16(), 500);
+            let v: serde_json::Value = r.json().await.unwrap();
+            assert!(v["error"].as_str().unwrap().contains("internal error"));
+        }
+        let r = c.get(format!("http://{addr}/fine")).send().await.unwrap();
+        assert_eq!(r.text().await.unwrap(), "fine");
+    }
 }

@@ -47,14 +47,21 @@ pub fn write(live: &Live, viewer: Viewer) -> String {
     if let Some(o) = &outcome {
         tag(&mut out, "Termination", &o.termination.code());
         if let Some(p) = o.points {
-            tag(&mut out, "Points", &format!("White {}, Black {}", p.white, p.black));
+            tag(
+                &mut out,
+                "Points",
+                &format!("White {}, Black {}", p.white, p.black),
+            );
         }
     }
     out.push('\n');
     let texts: Vec<String> = if full {
         replayable(live)
     } else {
-        games::moves_seen(g, viewer).into_iter().map(|(_, h)| h).collect()
+        games::moves_seen(g, viewer)
+            .into_iter()
+            .map(|(_, h)| h)
+            .collect()
     };
     let first = games::start_turn(g);
     let mut words = Vec::new();
@@ -89,14 +96,19 @@ pub fn write(live: &Live, viewer: Viewer) -> String {
 fn replayable(live: &Live) -> Vec<String> {
     let g = live.game.as_ref();
     let history = g.history();
-    let Ok(mut replay) = games::open(g.variant(), live.row.start_fen.as_deref(), &live.rules) else {
+    let Ok(mut replay) = games::open(g.variant(), live.row.start_fen.as_deref(), &live.rules)
+    else {
         return history.into_iter().map(|(c, _)| c).collect();
     };
     let mut out = Vec::new();
     for (c, h) in history {
         let mut trial = replay.fork();
         let same = matches!(trial.push(&h), Ok((back, _)) if back == c);
-        out.push(if same && !h.contains(' ') { h } else { c.clone() });
+        out.push(if same && !h.contains(' ') {
+            h
+        } else {
+            c.clone()
+        });
         if replay.push(&c).is_err() {
             break;
         }
@@ -203,7 +215,10 @@ pub async fn import(
                 i + 1
             ))
         })?;
-        events.push(json!({"type": "turn", "color": color_word(mover), "ply": i + 1, "canonical": c, "human": h}));
+        events.push(
+            json!({"type": "turn", "color": color_word(mover), "ply": i + 1,
+            "canonical": c, "human": h, "seen": games::last_turn_seen(game.as_ref())}),
+        );
     }
     if let Some(o) = game.outcome() {
         let mut end = games::outcome_json(&o);

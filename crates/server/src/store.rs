@@ -5,8 +5,8 @@
 //! `seats` keyed by the SHA-256 of their token (the token itself is never stored).
 
 use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
 use sqlx::sqlite::SqliteSynchronous;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
 use sqlx::Row;
 use std::path::Path;
 use std::str::FromStr;
@@ -205,7 +205,8 @@ impl Store {
             "INSERT INTO games (id, variant, rules, start_fen, white, black, created_at, updated_at, finished)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         );
-        let insert_seat = self.sql("INSERT INTO seats (token_hash, game_id, seat) VALUES (?, ?, ?)");
+        let insert_seat =
+            self.sql("INSERT INTO seats (token_hash, game_id, seat) VALUES (?, ?, ?)");
         both!(self, p => {
             let mut tx = p.begin().await.map_err(db_err)?;
             sqlx::query(&insert_game)
@@ -271,7 +272,8 @@ impl Store {
         finished: bool,
     ) -> Result<(), AppendError> {
         let now = now_ms();
-        let insert = self.sql("INSERT INTO events (game_id, version, data, created_at) VALUES (?, ?, ?, ?)");
+        let insert =
+            self.sql("INSERT INTO events (game_id, version, data, created_at) VALUES (?, ?, ?, ?)");
         let update = self.sql("UPDATE games SET updated_at = ?, finished = ? WHERE id = ?");
         let last = first + events.len() as i64 - 1;
         let conflict = |e: sqlx::Error| match &e {

@@ -36,7 +36,11 @@ pub async fn run(socket: WebSocket, h: Arc<Handle>, viewer: Viewer, since: i64) 
     let mut rx = h.tx.subscribe();
     let (first, mut sent) = messages(&h, viewer, since).await;
     for m in first {
-        if sink.send(Message::Text(m.to_string().into())).await.is_err() {
+        if sink
+            .send(Message::Text(m.to_string().into()))
+            .await
+            .is_err()
+        {
             return;
         }
     }

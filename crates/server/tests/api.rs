@@ -16,7 +16,13 @@ async fn variants_lists_every_game_with_geometry_and_options() {
         .iter()
         .filter_map(|x| x["id"].as_str())
         .collect();
-    for id in ["chess", "vyrt", "cypher", "little-cheops", "little-cheops-imperial"] {
+    for id in [
+        "chess",
+        "vyrt",
+        "cypher",
+        "little-cheops",
+        "little-cheops-imperial",
+    ] {
         assert!(ids.contains(&id), "{id} in {ids:?}");
     }
     let cypher = v
@@ -53,7 +59,10 @@ async fn create_view_and_play_with_seat_security() {
     assert_eq!(v["turn"], "white");
     assert_eq!(v["version"], 0);
     assert_eq!(v["legal"].as_array().map(Vec::len), Some(0));
-    assert_eq!(v["fen"], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert_eq!(
+        v["fen"],
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
     assert_eq!(v["board"]["squares"].as_array().map(Vec::len), Some(64));
     assert_eq!(v["board"]["squares"][4]["name"], "e1");
     assert_eq!(v["board"]["squares"][4]["piece"]["kind"], "king");
@@ -62,14 +71,19 @@ async fn create_view_and_play_with_seat_security() {
     assert_eq!(w["you"], "white");
     let legal = w["legal"].as_array().expect("legal");
     assert_eq!(legal.len(), 20);
-    let e4 = legal.iter().find(|t| t["canonical"] == "e2e4").expect("e2e4");
+    let e4 = legal
+        .iter()
+        .find(|t| t["canonical"] == "e2e4")
+        .expect("e2e4");
     assert_eq!(e4["human"], "e4");
     assert_eq!(e4["parts"][0]["from"], "e2");
     assert_eq!(e4["parts"][0]["to"], "e4");
     let (_, b) = s.get(&format!("/api/games/{}", g.id), Some(&black)).await;
     assert_eq!(b["you"], "black");
     assert_eq!(b["legal"].as_array().map(Vec::len), Some(0));
-    let (_, u) = s.get(&format!("/api/games/{}", g.id), Some(&g.umpire)).await;
+    let (_, u) = s
+        .get(&format!("/api/games/{}", g.id), Some(&g.umpire))
+        .await;
     assert_eq!(u["you"], "umpire");
 
     let path = format!("/api/games/{}/move", g.id);
@@ -77,14 +91,24 @@ async fn create_view_and_play_with_seat_security() {
     let (st, v) = s.post(&path, None, json!({"move": "e4"})).await;
     assert_eq!(st, 403, "{v}");
     assert!(v["error"].as_str().unwrap().contains("token"));
-    let (st, _) = s.post(&path, Some("00112233445566778899aabbccddeeff"), json!({"move": "e4"})).await;
+    let (st, _) = s
+        .post(
+            &path,
+            Some("00112233445566778899aabbccddeeff"),
+            json!({"move": "e4"}),
+        )
+        .await;
     assert_eq!(st, 403);
     let (st, _) = s.post(&path, Some(&g.umpire), json!({"move": "e4"})).await;
     assert_eq!(st, 403);
     let other = s.create(json!({"variant": "chess"})).await;
-    let (st, _) = s.post(&path, other.white.as_deref(), json!({"move": "e4"})).await;
+    let (st, _) = s
+        .post(&path, other.white.as_deref(), json!({"move": "e4"}))
+        .await;
     assert_eq!(st, 403);
-    let (st, _) = s.get(&format!("/api/games/{}", g.id), other.white.as_deref()).await;
+    let (st, _) = s
+        .get(&format!("/api/games/{}", g.id), other.white.as_deref())
+        .await;
     assert_eq!(st, 403, "a token of another game opens nothing here");
     // Black may not move for White: 409.
     let (st, v) = s.post(&path, Some(&black), json!({"move": "e5"})).await;
@@ -121,26 +145,73 @@ async fn every_error_is_a_json_sentence_with_its_status() {
     let r = raw("{\"variant\": ").send().await.unwrap();
     assert_eq!(r.status().as_u16(), 400);
     let v: Value = r.json().await.unwrap();
-    assert!(v["error"].as_str().unwrap().starts_with("the request body is not the JSON expected"), "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("the request body is not the JSON expected"),
+        "{v}"
+    );
     // A field nobody asked for.
-    let (st, v) = s.post("/api/games", None, json!({"variant": "chess", "colour": "white"})).await;
+    let (st, v) = s
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "chess", "colour": "white"}),
+        )
+        .await;
     assert_eq!(st, 400, "{v}");
     // Unknown variant.
-    let (st, v) = s.post("/api/games", None, json!({"variant": "shogi"})).await;
+    let (st, v) = s
+        .post("/api/games", None, json!({"variant": "shogi"}))
+        .await;
     assert_eq!(st, 400);
-    assert_eq!(v["error"], "unknown variant 'shogi'; GET /api/variants lists them");
+    assert_eq!(
+        v["error"],
+        "unknown variant 'shogi'; GET /api/variants lists them"
+    );
     // Bad position string.
-    let (st, v) = s.post("/api/games", None, json!({"variant": "chess", "fen": "8/8 w"})).await;
+    let (st, v) = s
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "chess", "fen": "8/8 w"}),
+        )
+        .await;
     assert_eq!(st, 400);
-    assert!(v["error"].as_str().unwrap().starts_with("invalid position string"), "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("invalid position string"),
+        "{v}"
+    );
     // Bad rule option and bad player.
-    let (st, v) = s.post("/api/games", None, json!({"variant": "cypher", "rules": {"nope": "x"}})).await;
+    let (st, v) = s
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "cypher", "rules": {"nope": "x"}}),
+        )
+        .await;
     assert_eq!(st, 400);
-    assert!(v["error"].as_str().unwrap().contains("rule option 'nope'"), "{v}");
-    let (st, v) = s.post("/api/games", None, json!({"variant": "chess", "white": "robot"})).await;
+    assert!(
+        v["error"].as_str().unwrap().contains("rule option 'nope'"),
+        "{v}"
+    );
+    let (st, v) = s
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "chess", "white": "robot"}),
+        )
+        .await;
     assert_eq!(st, 400, "{v}");
     // Oversized body: 413, never a dropped connection.
-    let big = format!("{{\"variant\": \"chess\", \"fen\": \"{}\"}}", "x".repeat(100_000));
+    let big = format!(
+        "{{\"variant\": \"chess\", \"fen\": \"{}\"}}",
+        "x".repeat(100_000)
+    );
     let r = s
         .client
         .post(s.url("/api/games"))
@@ -164,15 +235,36 @@ async fn every_error_is_a_json_sentence_with_its_status() {
     assert!(v["error"].is_string());
     // Moves after the end: 409.
     let g = s.create(json!({"variant": "chess"})).await;
-    let (st, v) = s.post(&format!("/api/games/{}/resign", g.id), g.black.as_deref(), json!({})).await;
+    let (st, v) = s
+        .post(
+            &format!("/api/games/{}/resign", g.id),
+            g.black.as_deref(),
+            json!({}),
+        )
+        .await;
     assert_eq!(st, 200);
     assert_eq!(v["outcome"]["winner"], "white");
     assert_eq!(v["outcome"]["code"], "resignation");
     assert_eq!(v["outcome"]["result"], "1-0");
-    let (st, v) = s.post(&format!("/api/games/{}/move", g.id), g.white.as_deref(), json!({"move": "e4"})).await;
+    let (st, v) = s
+        .post(
+            &format!("/api/games/{}/move", g.id),
+            g.white.as_deref(),
+            json!({"move": "e4"}),
+        )
+        .await;
     assert_eq!(st, 409);
-    assert!(v["error"].as_str().unwrap().starts_with("the game is over"), "{v}");
-    let (st, _) = s.post(&format!("/api/games/{}/resign", g.id), g.white.as_deref(), json!({})).await;
+    assert!(
+        v["error"].as_str().unwrap().starts_with("the game is over"),
+        "{v}"
+    );
+    let (st, _) = s
+        .post(
+            &format!("/api/games/{}/resign", g.id),
+            g.white.as_deref(),
+            json!({}),
+        )
+        .await;
     assert_eq!(st, 409);
     // Headers: a content security policy, no sniffing, no referrer (seat links hold tokens).
     let r = s.client.get(s.url("/")).send().await.unwrap();
@@ -224,26 +316,40 @@ async fn checkmate_draws_and_takebacks() {
     assert_eq!(st, 409, "{v}");
     s.play(&g.id, &w, "e4").await;
     s.play(&g.id, &b, "e5").await;
-    let (st, v) = s.post(&p("takeback"), Some(&w), json!({"action": "request"})).await;
+    let (st, v) = s
+        .post(&p("takeback"), Some(&w), json!({"action": "request"}))
+        .await;
     assert_eq!(st, 200, "{v}");
     assert_eq!(v["takeback_request"], "white");
-    let (st, _) = s.post(&p("takeback"), Some(&w), json!({"action": "accept"})).await;
+    let (st, _) = s
+        .post(&p("takeback"), Some(&w), json!({"action": "accept"}))
+        .await;
     assert_eq!(st, 409, "one may not accept one's own request");
     let (st, v) = s.post(&p("takeback"), Some(&b), json!({})).await;
     assert_eq!(st, 200, "{v}");
-    assert_eq!(v["moves"], json!([]), "White's e4 and Black's reply are taken back");
+    assert_eq!(
+        v["moves"],
+        json!([]),
+        "White's e4 and Black's reply are taken back"
+    );
     assert_eq!(v["turn"], "white");
-    let (st, v) = s.post(&p("takeback"), Some(&b), json!({"action": "sometimes"})).await;
+    let (st, v) = s
+        .post(&p("takeback"), Some(&b), json!({"action": "sometimes"}))
+        .await;
     assert_eq!(st, 400, "{v}");
     // A claim the position does not offer.
-    let (st, v) = s.post(&p("claim"), Some(&w), json!({"claim": "repetition"})).await;
+    let (st, v) = s
+        .post(&p("claim"), Some(&w), json!({"claim": "repetition"}))
+        .await;
     assert_eq!(st, 400, "{v}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_engine_answers_and_takes_back_at_once() {
     let s = start().await;
-    let g = s.create(json!({"variant": "chess", "black": "engine:1"})).await;
+    let g = s
+        .create(json!({"variant": "chess", "black": "engine:1"}))
+        .await;
     assert!(g.black.is_none(), "no token for the engine's seat");
     let w = g.white.unwrap();
     let mut ws = s.ws(&g.id, Some(&w), 0).await;
@@ -258,11 +364,23 @@ async fn the_engine_answers_and_takes_back_at_once() {
     assert_eq!(last["state"]["turn"], "white");
     assert_eq!(last["state"]["players"]["black"], "engine:1");
     // The engine agrees to take back at once: White's d4 and its reply go.
-    let (st, v) = s.post(&format!("/api/games/{}/takeback", g.id), Some(&w), json!({})).await;
+    let (st, v) = s
+        .post(
+            &format!("/api/games/{}/takeback", g.id),
+            Some(&w),
+            json!({}),
+        )
+        .await;
     assert_eq!(st, 200, "{v}");
     assert_eq!(v["moves"], json!([]));
     // A draw offer to the engine is declined.
-    let (st, v) = s.post(&format!("/api/games/{}/offer-draw", g.id), Some(&w), json!({})).await;
+    let (st, v) = s
+        .post(
+            &format!("/api/games/{}/offer-draw", g.id),
+            Some(&w),
+            json!({}),
+        )
+        .await;
     assert_eq!(st, 200);
     assert_eq!(v["draw_offer"], Value::Null);
     assert!(v["outcome"].is_null());
@@ -291,14 +409,26 @@ async fn websocket_events_and_reconnect_with_a_version() {
     // Missed while away: two turns and a draw offer.
     s.play(&g.id, &b, "c5").await;
     s.play(&g.id, &w, "Nf3").await;
-    s.post(&format!("/api/games/{}/offer-draw", g.id), Some(&b), json!({})).await;
+    s.post(
+        &format!("/api/games/{}/offer-draw", g.id),
+        Some(&b),
+        json!({}),
+    )
+    .await;
     let mut again = s.ws(&g.id, Some(&b), 1).await;
     let got = until_version(&mut again, 4, 5).await;
     let versions: Vec<i64> = got.iter().filter_map(|m| m["version"].as_i64()).collect();
     assert_eq!(versions, vec![2, 3, 4]);
     assert_eq!(got[0]["event"]["human"], "c5");
-    assert_eq!(got[0]["state"], Value::Null, "only the last catch-up message carries the state");
-    assert_eq!(got[2]["event"], json!({"type": "draw-offer", "color": "black"}));
+    assert_eq!(
+        got[0]["state"],
+        Value::Null,
+        "only the last catch-up message carries the state"
+    );
+    assert_eq!(
+        got[2]["event"],
+        json!({"type": "draw-offer", "color": "black"})
+    );
     assert_eq!(got[2]["state"]["you"], "black");
     assert_eq!(got[2]["state"]["draw_offer"], "black");
     // Up to date: a sync message with the state.
@@ -317,11 +447,19 @@ async fn seat_links_set_an_httponly_cookie_that_then_acts_for_the_seat() {
     let s = start().await;
     let g = s.create(json!({"variant": "chess"})).await;
     let w = g.white.unwrap();
-    let r = s.client.get(s.url(&format!("/play/{w}"))).send().await.unwrap();
+    let r = s
+        .client
+        .get(s.url(&format!("/play/{w}")))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 303);
     assert_eq!(r.headers()["location"], format!("/game/{}", g.id).as_str());
     let cookie = r.headers()["set-cookie"].to_str().unwrap().to_string();
-    assert!(cookie.starts_with(&format!("menagerie-seat-{}={w};", g.id)), "{cookie}");
+    assert!(
+        cookie.starts_with(&format!("menagerie-seat-{}={w};", g.id)),
+        "{cookie}"
+    );
     assert!(cookie.contains("HttpOnly"));
     assert_eq!(r.headers()["cache-control"], "no-store");
     let pair = cookie.split(';').next().unwrap().to_string();
@@ -336,7 +474,12 @@ async fn seat_links_set_an_httponly_cookie_that_then_acts_for_the_seat() {
     assert_eq!(r.status().as_u16(), 200);
     let v: Value = r.json().await.unwrap();
     assert_eq!(v["you"], "white");
-    let r = s.client.get(s.url("/play/ffffffffffffffffffffffffffffffff")).send().await.unwrap();
+    let r = s
+        .client
+        .get(s.url("/play/ffffffffffffffffffffffffffffffff"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 403);
 }
 
@@ -348,7 +491,12 @@ async fn records_download_and_import() {
     for (t, m) in [(&w, "e4"), (&b, "e5"), (&w, "Nf3")] {
         s.play(&g.id, t, m).await;
     }
-    let r = s.client.get(s.url(&format!("/api/games/{}/record", g.id))).send().await.unwrap();
+    let r = s
+        .client
+        .get(s.url(&format!("/api/games/{}/record", g.id)))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 200);
     let text = r.text().await.unwrap();
     assert!(text.contains("[Variant \"chess\"]"), "{text}");
@@ -369,17 +517,31 @@ async fn records_download_and_import() {
     assert_eq!(st["turn"], "black");
     // JSON form with a finished record.
     let rec = "[Variant \"chess\"]\n[Result \"0-1\"]\n[Termination \"resignation\"]\n\n1. e4 0-1\n";
-    let (st, v) = s.post("/api/games/import", None, json!({"record": rec})).await;
+    let (st, v) = s
+        .post("/api/games/import", None, json!({"record": rec}))
+        .await;
     assert_eq!(st, 201, "{v}");
-    let (_, st) = s.get(&format!("/api/games/{}", v["id"].as_str().unwrap()), None).await;
+    let (_, st) = s
+        .get(&format!("/api/games/{}", v["id"].as_str().unwrap()), None)
+        .await;
     assert_eq!(st["outcome"]["code"], "resignation");
     assert_eq!(st["outcome"]["winner"], "black");
     // A bad record names the line and the turn.
     let bad = "[Variant \"chess\"]\n\n1. e4 e4\n";
-    let (st, v) = s.post("/api/games/import", None, json!({"record": bad})).await;
+    let (st, v) = s
+        .post("/api/games/import", None, json!({"record": bad}))
+        .await;
     assert_eq!(st, 400);
-    assert!(v["error"].as_str().unwrap().starts_with("record line 3: turn 2 'e4'"), "{v}");
-    let (st, v) = s.post("/api/games/import", None, json!({"record": "1. e4"})).await;
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("record line 3: turn 2 'e4'"),
+        "{v}"
+    );
+    let (st, v) = s
+        .post("/api/games/import", None, json!({"record": "1. e4"}))
+        .await;
     assert_eq!(st, 400);
     assert_eq!(v["error"], "the record has no [Variant \"...\"] tag");
 }
@@ -397,17 +559,35 @@ async fn analysis_streams_lines_then_the_best_turn() {
     assert_eq!(r.status().as_u16(), 200);
     assert_eq!(r.headers()["content-type"], "application/x-ndjson");
     let text = r.text().await.unwrap();
-    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 4, "{text}");
     assert_eq!(lines[0]["depth"], 1);
     assert_eq!(lines[2]["depth"], 3);
     assert_eq!(lines[2]["score"], json!({"mate": 1}));
     assert_eq!(lines[2]["pv"], json!(["Ra8#"]));
     assert_eq!(lines[2]["pv_canonical"], json!(["a1a8"]));
-    assert_eq!(lines[3], json!({"bestmove": {"canonical": "a1a8", "human": "Ra8#"}}));
-    let (st, v) = s.post("/api/analysis", None, json!({"variant": "chess", "limits": {"depth": 99}})).await;
+    assert_eq!(
+        lines[3],
+        json!({"bestmove": {"canonical": "a1a8", "human": "Ra8#"}})
+    );
+    let (st, v) = s
+        .post(
+            "/api/analysis",
+            None,
+            json!({"variant": "chess", "limits": {"depth": 99}}),
+        )
+        .await;
     assert_eq!(st, 400, "{v}");
-    let (st, _) = s.post("/api/analysis", None, json!({"variant": "chess", "fen": "junk"})).await;
+    let (st, _) = s
+        .post(
+            "/api/analysis",
+            None,
+            json!({"variant": "chess", "fen": "junk"}),
+        )
+        .await;
     assert_eq!(st, 400);
 }
 
@@ -417,12 +597,25 @@ async fn pages_and_static_files_are_served() {
     for path in ["/", "/game/abc", "/analysis", "/games", "/rules/chess"] {
         let r = s.client.get(s.url(path)).send().await.unwrap();
         assert_eq!(r.status().as_u16(), 200, "{path}");
-        assert!(r.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+        assert!(r.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html"));
     }
-    let r = s.client.get(s.url("/static/favicon.svg")).send().await.unwrap();
+    let r = s
+        .client
+        .get(s.url("/static/favicon.svg"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 200);
     assert_eq!(r.headers()["content-type"], "image/svg+xml");
-    let r = s.client.get(s.url("/static/../Cargo.toml")).send().await.unwrap();
+    let r = s
+        .client
+        .get(s.url("/static/../Cargo.toml"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 404);
     let (st, v) = s.get("/api/games", None).await;
     assert_eq!(st, 200);

@@ -48,13 +48,23 @@ async fn the_opponent_and_spectators_cannot_tell_which_civilian_was_appointed() 
         next(&mut spectator_ws, 5).await.unwrap();
         let mine = s.play(&g.id, &w, &format!("appoint:{square}")).await;
         // White sees its own papers.
-        assert!(mine["fen"].as_str().unwrap().ends_with(square), "{}", mine["fen"]);
+        assert!(
+            mine["fen"].as_str().unwrap().ends_with(square),
+            "{}",
+            mine["fen"]
+        );
         assert_eq!(mine["moves"][0]["canonical"], format!("appoint:{square}"));
         let sealed: Vec<&str> = mine["board"]["squares"]
             .as_array()
             .unwrap()
             .iter()
-            .filter(|q| q["marks"].as_array().unwrap().iter().any(|m| m == "deputy-sealed"))
+            .filter(|q| {
+                q["marks"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|m| m == "deputy-sealed")
+            })
             .filter_map(|q| q["name"].as_str())
             .collect();
         assert_eq!(sealed, vec![square]);
@@ -66,7 +76,11 @@ async fn the_opponent_and_spectators_cannot_tell_which_civilian_was_appointed() 
         all.push(live_spectator.to_string().replace(&g.id, "GAME"));
         // An illegal turn's error is the same too.
         let (st, v) = s
-            .post(&format!("/api/games/{}/move", g.id), Some(&b), json!({"move": "a13a11"}))
+            .post(
+                &format!("/api/games/{}/move", g.id),
+                Some(&b),
+                json!({"move": "a13a11"}),
+            )
             .await;
         assert_eq!(st, 400);
         all.push(v.to_string());
@@ -82,7 +96,10 @@ async fn the_opponent_and_spectators_cannot_tell_which_civilian_was_appointed() 
     }
     // The opponent's copy of the turn names no square.
     let black_state: Value = serde_json::from_str(&seen[0][0]).unwrap();
-    assert_eq!(black_state["moves"][0], json!({"canonical": "appoint", "human": "1a appoints C"}));
+    assert_eq!(
+        black_state["moves"][0],
+        json!({"canonical": "appoint", "human": "appoints C"})
+    );
     assert_eq!(black_state["you"], "black");
     assert!(!black_state["fen"].as_str().unwrap().contains("g5"));
 }

@@ -25,7 +25,9 @@ pub async fn start() -> Server {
         data: dir.path().join("data"),
         engine_threads: Some(1),
     };
-    let running = menagerie_server::start(&args).await.expect("the server starts");
+    let running = menagerie_server::start(&args)
+        .await
+        .expect("the server starts");
     Server {
         base: format!("http://{}", running.addr),
         addr: running.addr,
@@ -88,14 +90,21 @@ impl Server {
             id: v["id"].as_str().expect("an id").to_string(),
             white: v["seats"]["white"]["token"].as_str().map(str::to_string),
             black: v["seats"]["black"]["token"].as_str().map(str::to_string),
-            umpire: v["umpire"]["token"].as_str().expect("an umpire token").to_string(),
+            umpire: v["umpire"]["token"]
+                .as_str()
+                .expect("an umpire token")
+                .to_string(),
             body: v,
         }
     }
 
     pub async fn play(&self, id: &str, token: &str, mv: &str) -> Value {
         let (status, v) = self
-            .post(&format!("/api/games/{id}/move"), Some(token), json!({"move": mv}))
+            .post(
+                &format!("/api/games/{id}/move"),
+                Some(token),
+                json!({"move": mv}),
+            )
             .await;
         assert_eq!(status, 200, "{mv}: {v}");
         v
@@ -106,9 +115,8 @@ impl Server {
     }
 }
 
-pub type Ws = tokio_tungstenite::WebSocketStream<
-    tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
->;
+pub type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 pub async fn ws_connect(base: &str, id: &str, token: Option<&str>, since: i64) -> Ws {
     let mut req = format!("{base}/api/games/{id}/ws?since={since}")
