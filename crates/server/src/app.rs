@@ -549,12 +549,12 @@ impl App {
 
     /// Runs one engine search in the bounded pool, off the async runtime; `None` when the
     /// search finds no turn or panics (the panic is caught and logged).
-    async fn think(&self, mut game: Game, level: u32) -> Option<String> {
+    async fn think(&self, game: Game, level: u32) -> Option<String> {
         let _permit = self.engine_slots.clone().acquire_owned().await.ok()?;
         let limits = games::level_limits(level);
         let job = tokio::task::spawn_blocking(move || {
             std::panic::catch_unwind(AssertUnwindSafe(|| {
-                games::search(game.as_mut(), &limits, None, &mut |_| {})
+                games::search(game.as_ref(), &limits, None, &mut |_| {})
             }))
         });
         match job.await {
@@ -590,7 +590,7 @@ impl App {
     /// receiver is dropped (the client went away).
     pub fn analyse(
         self: &Arc<Self>,
-        mut game: Game,
+        game: Game,
         limits: menagerie_variants::Limits,
         tx: tokio::sync::mpsc::Sender<Value>,
     ) {
@@ -609,7 +609,7 @@ impl App {
                             stop2.store(true, Ordering::Relaxed);
                         }
                     };
-                    games::search(game.as_mut(), &limits, Some(stop2.clone()), &mut on_iter)
+                    games::search(game.as_ref(), &limits, Some(stop2.clone()), &mut on_iter)
                 }))
             });
             let line = match job.await {

@@ -463,12 +463,13 @@ pub fn level_limits(level: u32) -> Limits {
 /// Searches `game` (the umpire's; the library searches from the mover's view where the game
 /// hides information) and returns `(canonical, human)` of the chosen turn.
 pub fn search(
-    game: &mut dyn AnyGame,
+    game: &dyn AnyGame,
     limits: &Limits,
     stop: Option<Arc<AtomicBool>>,
     on_iteration: &mut dyn FnMut(&SearchInfo),
 ) -> Option<(String, String)> {
-    let r = game.search(limits, stop, on_iteration);
+    let mut engine = menagerie_variants::Engine::new(menagerie_variants::HASH_MB);
+    let r = engine.search(game, limits, stop, on_iteration);
     Some((r.best?, r.best_human.unwrap_or_default()))
 }
 
