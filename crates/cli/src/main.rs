@@ -129,6 +129,8 @@ enum Command {
         /// The command to explain.
         command: Option<String>,
     },
+    /// Serve the games over HTTP: the web pages, the API and websockets (`docs/api.md`).
+    Serve(menagerie_server::ServeArgs),
 }
 
 /// A player, for `--as`.
@@ -208,6 +210,7 @@ fn open(args: &GameArgs) -> Result<Box<dyn AnyGame>, VariantError> {
 
 fn run(cli: Cli) -> Result<(), VariantError> {
     match cli.command {
+        Command::Serve(args) => menagerie_server::run(args).map_err(VariantError::Other)?,
         Command::Variants { options } => {
             let all = registry();
             let width = all.iter().map(|v| v.id.len()).max().unwrap_or(0);

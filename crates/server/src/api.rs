@@ -1,0 +1,695 @@
+//! The HTTP API (`docs/api.md`): handlers, authentication and JSON errors.
+
+use crate::app::{ApiError, App, Handle, Live, NewGame, Player};
+use crate::games::{self, color_word, parse_color, Viewer};
+use crate::record;
+use axum::body::{Body, Bytes};
+use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use menagerie_core::Color;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The largest request body accepted, in bytes.
+pub const MAX_BODY: usize = 64 * 1024;
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        (status, axum::Json(json!({"error": self.message}))).into_response()
+    }
+}
+
+/// A JSON body read with a size limit; every failure is a JSON error sentence.
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+    async fn from_request(req: Request, _state: &S) -> Result<Self, ApiError> {
+        let bytes = read_body(req).await?;
+        let text = if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+            &b"{}"[..]
+        } else {
+            &bytes[..]
+        };
+        serde_json::from_slice(text)
+            .map(JsonBody)
+            .map_err(|e| ApiError::bad(format!("the request body is not the JSON expected: {e}")))
+    }
+}
+
+/// The body as bytes, at most [`MAX_BODY`].
+pub async fn read_body(req: Request) -> Result<Bytes, ApiError> {
+    if let Some(len) = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        if len > MAX_BODY as u64 {
+            return Err(too_large());
+        }
+    }
+    axum::body::to_bytes(req.into_body(), MAX_BODY)
+        .await
+        .map_err(|_| too_large())
+}
+
+fn too_large() -> ApiError {
+    ApiError::new(
+        413,
+        format!("the request body is larger than the {MAX_BODY} bytes this server accepts"),
+    )
+}
+
+/// The cookie that holds the seat token of game `id`.
+pub fn cookie_name(id: &str) -> String {
+    format!("menagerie-seat-{id}")
+}
+
+/// The token a request carries for game `id`: `Authorization: Bearer`, else the cookie.
+fn token_of(headers: &HeaderMap, id: &str) -> Option<String> {
+    if let Some(v) = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+    {
+        let v = v.trim();
+        return Some(v.strip_prefix("Bearer ").unwrap_or(v).trim().to_string());
+    }
+    let name = cookie_name(id);
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.to_string())
+}
+
+/// Who the request is for game `id`: no token, a spectator; a token of another game or none
+/// at all, 403.
+pub async fn viewer_of(app: &App, headers: &HeaderMap, id: &str) -> Result<Viewer, ApiError> {
+    let Some(token) = token_of(headers, id) else {
+        return Ok(Viewer::Spectator);
+    };
+    let seat = app
+        .store
+        .seat(&crate::app::token_hash(&token))
+        .await
+        .map_err(ApiError::unavailable)?;
+    match seat {
+        Some((game, seat)) if game == id => match seat.as_str() {
+            "umpire" => Ok(Viewer::Umpire),
+            other => parse_color(other)
+                .map(Viewer::Player)
+                .ok_or_else(|| ApiError::forbidden("this token opens no seat of this game")),
+        },
+        _ => Err(ApiError::forbidden("this token opens no seat of this game")),
+    }
+}
+
+/// The seat a request acts for: a player's token is required.
+async fn seat_of(app: &App, headers: &HeaderMap, id: &str) -> Result<Color, ApiError> {
+    match viewer_of(app, headers, id).await? {
+        Viewer::Player(c) => Ok(c),
+        Viewer::Umpire => Err(ApiError::forbidden(
+            "the umpire's token watches the game; only a seat's token may act in it",
+        )),
+        Viewer::Spectator => Err(ApiError::forbidden(
+            "only a player may act in this game: send the seat's token (Authorization: Bearer TOKEN)",
+        )),
+    }
+}
+
+type AppState = State<Arc<App>>;
+
+/// `GET /api/variants`.
+pub async fn variants() -> Response {
+    axum::Json(games::variants_json()).into_response()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateBody {
+    variant: String,
+    #[serde(default)]
+    fen: Option<String>,
+    #[serde(default)]
+    rules: BTreeMap<String, Value>,
+    #[serde(default)]
+    white: Option<String>,
+    #[serde(default)]
+    black: Option<String>,
+}
+
+fn created(id: &str, tokens: &[(Color, String)], umpire: &str) -> Response {
+    let mut seats = serde_json::Map::new();
+    for (c, t) in tokens {
+        seats.insert(
+            color_word(*c).to_string(),
+            json!({"token": t, "url": format!("/play/{t}")}),
+        );
+    }
+    (
+        StatusCode::CREATED,
+        axum::Json(json!({
+            "id": id,
+            "url": format!("/game/{id}"),
+            "seats": seats,
+            "umpire": {"token": umpire},
+        })),
+    )
+        .into_response()
+}
+
+/// `POST /api/games`.
+pub async fn create(
+    State(app): AppState,
+    JsonBody(b): JsonBody<CreateBody>,
+) -> Result<Response, ApiError> {
+    let white = Player::parse(b.white.as_deref().unwrap_or("human"))?;
+    let black = Player::parse(b.black.as_deref().unwrap_or("human"))?;
+    if let Some(f) = &b.fen {
+        if f.len() > 4096 {
+            return Err(ApiError::bad(
+                "the position string is longer than 4096 characters",
+            ));
+        }
+    }
+    let (id, tokens, umpire) = app
+        .create(NewGame {
+            variant: b.variant,
+            fen: b.fen,
+            rules: b.rules,
+            players: [white, black],
+        })
+        .await?;
+    Ok(created(&id, &tokens, &umpire))
+}
+
+/// `GET /api/games`: the most recently active games.
+pub async fn recent(State(app): AppState) -> Result<Response, ApiError> {
+    let rows = app.store.recent(50).await.map_err(ApiError::unavailable)?;
+    let list: Vec<Value> = rows
+        .iter()
+        .map(|r| {
+            json!({"id": r.id, "variant": r.variant, "white": r.white, "black": r.black,
+                   "created_at": r.created_at, "updated_at": r.updated_at, "finished": r.finished,
+                   "url": format!("/game/{}", r.id)})
+        })
+        .collect();
+    Ok(axum::Json(Value::Array(list)).into_response())
+}
+
+/// `GET /api/games/{id}`.
+pub async fn state(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let viewer = viewer_of(&app, &headers, &id).await?;
+    let h = app.handle(&id).await?;
+    let live = h.live.lock().await;
+    Ok(no_store(axum::Json(live.state(viewer)).into_response()))
+}
+
+fn no_store(mut r: Response) -> Response {
+    r.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
+}
+
+async fn acting(
+    app: &Arc<App>,
+    headers: &HeaderMap,
+    id: &str,
+) -> Result<(Color, Arc<Handle>), ApiError> {
+    let me = seat_of(app, headers, id).await?;
+    let h = app.handle(id).await?;
+    Ok((me, h))
+}
+
+fn ok_state(live: &Live, me: Color) -> Result<Response, ApiError> {
+    Ok(no_store(
+        axum::Json(live.state(Viewer::Player(me))).into_response(),
+    ))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveBody {
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+/// `POST /api/games/{id}/move`.
+pub async fn play(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    JsonBody(b): JsonBody<MoveBody>,
+) -> Result<Response, ApiError> {
+    let (me, h) = acting(&app, &headers, &id).await?;
+    let mut live = h.live.lock().await;
+    if b.mv.len() > 256 {
+        return Err(ApiError::bad("a turn's text is at most 256 characters"));
+    }
+    app.play_turn(&h, &mut live, me, &b.mv).await?;
+    ok_state(&live, me)
+}
+
+fn over(live: &Live) -> Result<(), ApiError> {
+    match live.outcome() {
+        Some(o) => Err(ApiError::conflict(format!("the game is over: {o}"))),
+        None => Ok(()),
+    }
+}
+
+/// `POST /api/games/{id}/resign`.
+pub async fn resign(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let (me, h) = acting(&app, &headers, &id).await?;
+    let mut live = h.live.lock().await;
+    over(&live)?;
+    let o = games::external_outcome("resignation", Some(me.other()));
+    app.end(&h, &mut live, o, "resignation").await?;
+    ok_state(&live, me)
+}
+
+/// `POST /api/games/{id}/offer-draw`: an offer, or the acceptance of the opponent's.
+pub async fn offer_draw(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let (me, h) = acting(&app, &headers, &id).await?;
+    let mut live = h.live.lock().await;
+    over(&live)?;
+    if live.draw_offer == Some(me.other()) {
+        let o = games::external_outcome("agreement", None);
+        app.end(&h, &mut live, o, "agreement").await?;
+        return ok_state(&live, me);
+    }
+    if live.draw_offer == Some(me) {
+        return Err(ApiError::conflict("you have already offered a draw"));
+    }
+    let mut events = vec![json!({"type": "draw-offer", "color": color_word(me)})];
+    if matches!(live.player(me.other()), Player::Engine(_)) {
+        // The engine plays on.
+        events.push(json!({"type": "draw-decline", "color": color_word(me.other())}));
+    }
+    app.commit(&h, &mut live, events).await?;
+    ok_state(&live, me)
+}
+
+/// `POST /api/games/{id}/accept-draw`.
+pub async fn accept_draw(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let (me, h) = acting(&app, &headers, &id).await?;
+    let mut live = h.live.lock().await;
+    over(&live)?;
+    if live.draw_offer != Some(me.other()) {
+        return Err(ApiError::conflict(
+            "there is no draw offer from your opponent to accept",
+        ));
+    }
+    let o = games::external_outcome("agreement", None);
+    app.end(&h, &mut live, o, "agreement").await?;
+    ok_state(&live, me)
+}
+
+/// `POST /api/games/{id}/decline-draw`.
+pub async fn decline_draw(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let (me, h) = acting(&app, &headers, &id).await?;
+    let mut live = h.live.lock().await;
+    over(&live)?;
+    if live.draw_offer != Some(me.other()) {
+        return Err(ApiError::conflict(
+            "there is no draw offer from your opponent to decline",
+        ));
+    }
+    let ev = json!({"type": "draw-decline", "color": color_word(me)});
+    app.commit(&h, &mut live, vec![ev]).await?;
+    ok_state(&live, me)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimBody {
+    claim: String,
+}
+
+/// `POST /api/games/{id}/claim`: one of the rulebook's claims the state lists.
+pub async fn claim(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    JsonBody(b): JsonBody<ClaimBody>,
+) -> Result<Response, ApiError> {
+    let (me, h) = acting(&app, &headers, &id).await?;
+    let mut live = h.live.lock().await;
+    over(&live)?;
+    if live.game.turn() != me {
+        return Err(ApiError::conflict("a claim is made on your own turn"));
+    }
+    let offered = games::claims(live.game.as_ref());
+    if !offered.contains(&b.claim) {
+        return Err(ApiError::bad(if offered.is_empty() {
+            format!(
+                "'{}' cannot be claimed: the rules offer no claim in this position",
+                b.claim
+            )
+        } else {
+            format!(
+                "'{}' cannot be claimed here; the rules offer {}",
+                b.claim,
+                offered.join(", ")
+            )
+        }));
+    }
+    let o = games::external_outcome(&b.claim, None);
+    app.end(&h, &mut live, o, "claim").await?;
+    ok_state(&live, me)
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct TakebackBody {
+    #[serde(default)]
+    action: Option<String>,
+}
+
+/// `POST /api/games/{id}/takeback`: `{"action": "request"|"accept"|"decline"}`; with no
+/// action, accepts the opponent's request if there is one, else asks.
+pub async fn takeback(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    JsonBody(b): JsonBody<TakebackBody>,
+) -> Result<Response, ApiError> {
+    let (me, h) = acting(&app, &headers, &id).await?;
+    let mut live = h.live.lock().await;
+    over(&live)?;
+    let pending = live.takeback_request;
+    let action = match b.action.as_deref() {
+        Some(a @ ("request" | "accept" | "decline")) => a,
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "a takeback action is request, accept or decline, not '{other}'"
+            )))
+        }
+        None if pending == Some(me.other()) => "accept",
+        None => "request",
+    };
+    match action {
+        "request" => {
+            if pending == Some(me) {
+                return Err(ApiError::conflict("you have already asked to take back"));
+            }
+            let plies = plies_to_take_back(&live, me)?;
+            if matches!(live.player(me.other()), Player::Engine(_)) {
+                // The engine agrees at once.
+                let events = vec![
+                    json!({"type": "takeback-request", "color": color_word(me)}),
+                    json!({"type": "takeback", "color": color_word(me), "plies": plies}),
+                ];
+                app.commit(&h, &mut live, events).await?;
+            } else {
+                let ev = json!({"type": "takeback-request", "color": color_word(me)});
+                app.commit(&h, &mut live, vec![ev]).await?;
+            }
+        }
+        "accept" => {
+            if pending != Some(me.other()) {
+                return Err(ApiError::conflict(
+                    "your opponent has not asked to take back",
+                ));
+            }
+            let plies = plies_to_take_back(&live, me.other())?;
+            let ev = json!({"type": "takeback", "color": color_word(me.other()), "plies": plies});
+            app.commit(&h, &mut live, vec![ev]).await?;
+        }
+        _ => {
+            if pending != Some(me.other()) {
+                return Err(ApiError::conflict(
+                    "your opponent has not asked to take back",
+                ));
+            }
+            let ev = json!({"type": "takeback-decline", "color": color_word(me)});
+            app.commit(&h, &mut live, vec![ev]).await?;
+        }
+    }
+    ok_state(&live, me)
+}
+
+/// How many plies go back so that `side` is to move again before its last turn.
+fn plies_to_take_back(live: &Live, side: Color) -> Result<u64, ApiError> {
+    let ply = live.game.ply() as u64;
+    let first = games::start_turn(live.game.as_ref());
+    // Plies played by `side` so far.
+    let own = if side == first {
+        ply.div_ceil(2)
+    } else {
+        ply / 2
+    };
+    if own == 0 {
+        return Err(ApiError::conflict("you have played no turn to take back"));
+    }
+    Ok(if live.game.turn() == side { 2 } else { 1 })
+}
+
+/// `GET /api/games/{id}/record`.
+pub async fn get_record(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let viewer = viewer_of(&app, &headers, &id).await?;
+    let h = app.handle(&id).await?;
+    let live = h.live.lock().await;
+    let text = record::write(&live, viewer);
+    let mut r = text.into_response();
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/x-chess-pgn; charset=utf-8"),
+    );
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"menagerie-{id}.pgn\"")) {
+        r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+    }
+    Ok(no_store(r))
+}
+
+/// `POST /api/games/import`: a record as text, or `{"record", "white", "black"}`.
+pub async fn import(State(app): AppState, req: Request) -> Result<Response, ApiError> {
+    let is_json = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    let bytes = read_body(req).await?;
+    let (text, white, black) = if is_json {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct ImportBody {
+            record: String,
+            #[serde(default)]
+            white: Option<String>,
+            #[serde(default)]
+            black: Option<String>,
+        }
+        let b: ImportBody = serde_json::from_slice(&bytes).map_err(|e| {
+            ApiError::bad(format!("the request body is not the JSON expected: {e}"))
+        })?;
+        (b.record, b.white, b.black)
+    } else {
+        let t = String::from_utf8(bytes.to_vec())
+            .map_err(|_| ApiError::bad("the record is not UTF-8 text"))?;
+        (t, None, None)
+    };
+    let white = Player::parse(white.as_deref().unwrap_or("human"))?;
+    let black = Player::parse(black.as_deref().unwrap_or("human"))?;
+    let (id, tokens, umpire) = record::import(&app, &text, [white, black]).await?;
+    Ok(created(&id, &tokens, &umpire))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisBody {
+    variant: String,
+    #[serde(default)]
+    fen: Option<String>,
+    #[serde(default)]
+    rules: BTreeMap<String, Value>,
+    #[serde(default)]
+    moves: Vec<String>,
+    #[serde(default)]
+    limits: LimitsBody,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsBody {
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    movetime: Option<u64>,
+}
+
+/// The most an analysis request may ask for.
+pub const MAX_ANALYSIS_DEPTH: u32 = 30;
+/// Nodes.
+pub const MAX_ANALYSIS_NODES: u64 = 50_000_000;
+/// Milliseconds.
+pub const MAX_ANALYSIS_MS: u64 = 30_000;
+
+/// `POST /api/analysis`: NDJSON lines, one per iteration, then the best turn.
+pub async fn analysis(
+    State(app): AppState,
+    JsonBody(b): JsonBody<AnalysisBody>,
+) -> Result<Response, ApiError> {
+    let rules = games::rule_options(&b.rules)?;
+    let mut game = games::open(&b.variant, b.fen.as_deref(), &rules)?;
+    if b.moves.len() > 1000 {
+        return Err(ApiError::bad("at most 1000 moves may follow the position"));
+    }
+    for m in &b.moves {
+        game.push(m).map_err(|e| ApiError::bad(e.to_string()))?;
+    }
+    let l = b.limits;
+    if l.depth.is_some_and(|d| d == 0 || d > MAX_ANALYSIS_DEPTH) {
+        return Err(ApiError::bad(format!(
+            "limits.depth is from 1 to {MAX_ANALYSIS_DEPTH}"
+        )));
+    }
+    if l.nodes.is_some_and(|n| n == 0 || n > MAX_ANALYSIS_NODES) {
+        return Err(ApiError::bad(format!(
+            "limits.nodes is from 1 to {MAX_ANALYSIS_NODES}"
+        )));
+    }
+    if l.movetime.is_some_and(|t| t == 0 || t > MAX_ANALYSIS_MS) {
+        return Err(ApiError::bad(format!(
+            "limits.movetime is from 1 to {MAX_ANALYSIS_MS} milliseconds"
+        )));
+    }
+    let limits = menagerie_variants::Limits {
+        depth: Some(l.depth.unwrap_or(MAX_ANALYSIS_DEPTH)),
+        nodes: l.nodes,
+        movetime: Some(Duration::from_millis(l.movetime.unwrap_or(
+            if l.depth.is_some() || l.nodes.is_some() {
+                MAX_ANALYSIS_MS
+            } else {
+                2000
+            },
+        ))),
+    };
+    let (tx, rx) = tokio::sync::mpsc::channel::<Value>(64);
+    app.analyse(game, limits, tx);
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        let v = rx.recv().await?;
+        let line = format!("{v}\n");
+        Some((Ok::<_, std::convert::Infallible>(Bytes::from(line)), rx))
+    });
+    let mut r = Response::new(Body::from_stream(stream));
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/x-ndjson"),
+    );
+    Ok(no_store(r))
+}
+
+/// `GET /play/{token}`: puts the seat's token in a cookie and opens the game page.
+pub async fn seat_link(
+    State(app): AppState,
+    Path(token): Path<String>,
+) -> Result<Response, ApiError> {
+    if token.len() > 128 {
+        return Err(ApiError::forbidden("this link opens no seat"));
+    }
+    let seat = app
+        .store
+        .seat(&crate::app::token_hash(&token))
+        .await
+        .map_err(ApiError::unavailable)?;
+    let Some((game, _)) = seat else {
+        return Err(ApiError::forbidden("this link opens no seat"));
+    };
+    let cookie = format!(
+        "{}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000",
+        cookie_name(&game)
+    );
+    let mut r = StatusCode::SEE_OTHER.into_response();
+    let h = r.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(&cookie) {
+        h.insert(header::SET_COOKIE, v);
+    }
+    if let Ok(v) = HeaderValue::from_str(&format!("/game/{game}")) {
+        h.insert(header::LOCATION, v);
+    }
+    Ok(no_store(r))
+}
+
+#[derive(Deserialize)]
+pub struct SinceQuery {
+    since: Option<i64>,
+}
+
+/// `GET /api/games/{id}/ws?since=V`.
+pub async fn websocket(
+    State(app): AppState,
+    Path(id): Path<String>,
+    Query(q): Query<SinceQuery>,
+    headers: HeaderMap,
+    ws: Result<
+        axum::extract::ws::WebSocketUpgrade,
+        axum::extract::ws::rejection::WebSocketUpgradeRejection,
+    >,
+) -> Result<Response, ApiError> {
+    let viewer = viewer_of(&app, &headers, &id).await?;
+    let h = app.handle(&id).await?;
+    let ws =
+        ws.map_err(|e| ApiError::bad(format!("this path takes a websocket: {}", e.body_text())))?;
+    let since = q.since.unwrap_or(0).max(0);
+    Ok(ws
+        .max_message_size(4096)
+        .on_upgrade(move |socket| crate::ws::run(socket, h, viewer, since)))
+}
+
+/// `GET /api/rules/{variant}`: the players' guide in Markdown.
+pub async fn rules_text(Path(variant): Path<String>) -> Result<Response, ApiError> {
+    let id = games::variant_id(&variant).map_err(|e| match e {
+        games::GameError::UnknownVariant(s) | games::GameError::Bad(s) => ApiError::not_found(s),
+    })?;
+    let base = id.strip_suffix("-imperial").unwrap_or(id);
+    let text = crate::pages::RULES
+        .iter()
+        .find(|(name, _)| *name == id)
+        .or_else(|| crate::pages::RULES.iter().find(|(name, _)| *name == base))
+        .map(|(_, t)| *t)
+        .ok_or_else(|| ApiError::not_found(format!("there is no players' guide for {id} yet")))?;
+    let mut r = text.into_response();
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/markdown; charset=utf-8"),
+    );
+    Ok(r)
+}
+
+/// Any `/api/...` path not served.
+pub async fn api_not_found() -> ApiError {
+    ApiError::not_found("there is no such API endpoint; see docs/api.md")
+}

@@ -1,0 +1,350 @@
+//! Every call into the game library, in one place: opening games, views per viewer, the
+//! JSON shapes of Contract 1 (turns, snapshots, outcomes, search lines) and engine searches.
+//!
+//! Where the library does not offer a call yet (structured turns, snapshots, views), this
+//! module builds the same JSON from what it does offer, so the rest of the server never
+//! changes when the library grows.
+
+use menagerie_core::{Color, Outcome, RuleOptions};
+use menagerie_variants::{find, registry, AnyGame, Limits, Score, SearchInfo, VariantError};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Who is looking at a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Viewer {
+    /// The player of one side (a seat's token).
+    Player(Color),
+    /// Anyone without a token.
+    Spectator,
+    /// The umpire (the umpire's token): sees everything.
+    Umpire,
+}
+
+impl Viewer {
+    /// The library's viewer.
+    pub fn library(self) -> menagerie_core::Viewer {
+        match self {
+            Viewer::Player(c) => menagerie_core::Viewer::Player(c),
+            Viewer::Spectator => menagerie_core::Viewer::Spectator,
+            Viewer::Umpire => menagerie_core::Viewer::Umpire,
+        }
+    }
+
+    /// The word the API uses for this viewer (`you`).
+    pub fn word(self) -> &'static str {
+        match self {
+            Viewer::Player(c) => color_word(c),
+            Viewer::Spectator => "spectator",
+            Viewer::Umpire => "umpire",
+        }
+    }
+}
+
+/// `white` or `black`.
+pub fn color_word(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// Reads `white` or `black`.
+pub fn parse_color(text: &str) -> Option<Color> {
+    match text {
+        "white" => Some(Color::White),
+        "black" => Some(Color::Black),
+        _ => None,
+    }
+}
+
+/// A game of any variant.
+pub type Game = Box<dyn AnyGame>;
+
+/// Why a game cannot be opened or a turn played, in one sentence, and what kind of fault.
+#[derive(Debug)]
+pub enum GameError {
+    /// No variant has this id.
+    UnknownVariant(String),
+    /// Anything else the caller supplied wrongly (position string, rule option, move).
+    Bad(String),
+}
+
+impl From<VariantError> for GameError {
+    fn from(e: VariantError) -> Self {
+        match e {
+            VariantError::Unknown(id) => GameError::UnknownVariant(format!(
+                "unknown variant '{id}'; GET /api/variants lists them"
+            )),
+            other => GameError::Bad(other.to_string()),
+        }
+    }
+}
+
+/// Reads rule options from a JSON object of `NAME: VALUE` (strings, numbers or booleans).
+pub fn rule_options(rules: &BTreeMap<String, Value>) -> Result<RuleOptions, GameError> {
+    let items: Vec<String> = rules
+        .iter()
+        .map(|(k, v)| match v {
+            Value::String(s) => format!("{k}={s}"),
+            Value::Bool(true) => format!("{k}=on"),
+            Value::Bool(false) => format!("{k}=off"),
+            other => format!("{k}={other}"),
+        })
+        .collect();
+    RuleOptions::parse(&items).map_err(|e| GameError::Bad(e.to_string()))
+}
+
+/// Opens a game of `variant` at `fen` (the start when `None`) under `rules`.
+pub fn open(variant: &str, fen: Option<&str>, rules: &RuleOptions) -> Result<Game, GameError> {
+    let v = find(variant)?;
+    Ok(v.open(fen, rules)?)
+}
+
+/// The canonical id of a variant (as the registry spells it).
+pub fn variant_id(variant: &str) -> Result<&'static str, GameError> {
+    Ok(find(variant)?.id)
+}
+
+/// `GET /api/variants`: ids, names, one-line descriptions, geometry and rule options.
+pub fn variants_json() -> Value {
+    let list: Vec<Value> = registry()
+        .iter()
+        .filter_map(|v| {
+            let g = v.open(None, &RuleOptions::new()).ok()?;
+            Some(json!({
+                "id": v.id,
+                "name": v.name,
+                "summary": v.summary,
+                "start_fen": v.start_fen,
+                "geometry": geometry_json(g.as_ref()),
+                "options": v.options.iter().map(|o| json!({
+                    "name": o.name, "values": o.values, "default": o.values.first(), "help": o.help,
+                })).collect::<Vec<_>>(),
+            }))
+        })
+        .collect();
+    Value::Array(list)
+}
+
+/// Whether the game keeps secrets from its players (Little Cheops Imperial).
+fn has_secrets(game: &dyn AnyGame) -> bool {
+    game.variant() == "little-cheops-imperial"
+}
+
+/// The position string as `viewer` may see it: players their own string, spectators the
+/// public string, the umpire everything.
+pub fn view_fen(game: &dyn AnyGame, viewer: Viewer) -> String {
+    match viewer {
+        Viewer::Umpire => game.fen(),
+        Viewer::Player(c) => game.view_fen(c),
+        Viewer::Spectator => {
+            if has_secrets(game) {
+                // The umpire string is the public string plus the sealed papers.
+                let fen = game.fen();
+                match fen.rsplit_once(' ') {
+                    Some((public, _papers)) => public.to_string(),
+                    None => fen,
+                }
+            } else {
+                game.fen()
+            }
+        }
+    }
+}
+
+/// The game as `viewer` knows it (position and history, from the library's views, never
+/// re-read from strings): what its board, check and legal turns are read from.
+pub fn view_position(game: &dyn AnyGame, viewer: Viewer, _rules: &RuleOptions) -> Game {
+    game.view(viewer.library())
+}
+
+/// The library's name for a viewer of a turn: a player, or `None` (spectators).
+fn seen_by(viewer: Viewer) -> Option<Option<Color>> {
+    match viewer {
+        Viewer::Umpire => None,
+        Viewer::Player(c) => Some(Some(c)),
+        Viewer::Spectator => Some(None),
+    }
+}
+
+/// The turns played so far as `viewer` may know them: `(canonical, human)` (Contract 4).
+pub fn moves_seen(game: &dyn AnyGame, viewer: Viewer) -> Vec<(String, String)> {
+    match seen_by(viewer) {
+        None => game.history(),
+        Some(v) => game.history_seen_by(v),
+    }
+}
+
+/// The last turn of `game` as each viewer may know it, for a stored event:
+/// `{"white": {"canonical","human"}, "black": ..., "spectator": ...}`.
+pub fn last_turn_seen(game: &dyn AnyGame) -> Value {
+    let text = |v: Option<Color>| {
+        let (c, h) = game.history_seen_by(v).pop().unwrap_or_default();
+        json!({"canonical": c, "human": h})
+    };
+    json!({
+        "white": text(Some(Color::White)),
+        "black": text(Some(Color::Black)),
+        "spectator": text(None),
+    })
+}
+
+/// A stored turn event's text as `viewer` may know it.
+pub fn event_seen(ev: &Value, viewer: Viewer) -> (String, String) {
+    let key = match viewer {
+        Viewer::Umpire => None,
+        Viewer::Player(c) => Some(color_word(c)),
+        Viewer::Spectator => Some("spectator"),
+    };
+    let pick = |v: &Value| {
+        (
+            v["canonical"].as_str().unwrap_or("").to_string(),
+            v["human"].as_str().unwrap_or("").to_string(),
+        )
+    };
+    match key {
+        None => pick(ev),
+        Some(k) if ev["seen"][k].is_object() => pick(&ev["seen"][k]),
+        // An event without its viewers' texts: only games with no secrets store those.
+        Some(_) => pick(ev),
+    }
+}
+
+/// The side to move in the start position.
+pub fn start_turn(game: &dyn AnyGame) -> Color {
+    let start = game.start_fen();
+    let mover_letter = start.split_whitespace().nth(1);
+    if mover_letter == Some("b") {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// The legal turns of a (view) game, as Contract 1's `TurnInfo` list.
+pub fn legal_json(view: &dyn AnyGame) -> Vec<Value> {
+    view.turns()
+        .iter()
+        .filter_map(|t| serde_json::to_value(t).ok())
+        .collect()
+}
+
+/// The board's shape and coordinate names.
+pub fn geometry_json(game: &dyn AnyGame) -> Value {
+    let g = game.geometry();
+    json!({
+        "width": g.width(),
+        "height": g.height(),
+        "wrap_files": g.wraps_files(),
+        "wrap_ranks": g.wraps_ranks(),
+        "files": (0..g.width()).map(|f| g.file_name(f).to_string()).collect::<Vec<_>>(),
+        "ranks": (0..g.height()).map(|r| g.rank_name(r).to_string()).collect::<Vec<_>>(),
+    })
+}
+
+/// The board snapshot (Contract 1) of a view game: squares, pieces, marks, the last turn
+/// as the viewer knows it.
+pub fn snapshot_json(view: &dyn AnyGame) -> Value {
+    serde_json::to_value(view.snapshot()).unwrap_or(Value::Null)
+}
+
+/// Contract 1's outcome JSON.
+pub fn outcome_json(o: &Outcome) -> Value {
+    json!({
+        "winner": o.winner.map(color_word),
+        "code": o.termination.code(),
+        "sentence": o.to_string(),
+        "points": o.points.map(|p| json!({"white": p.white, "black": p.black})),
+        "result": o.result(),
+    })
+}
+
+/// An ending from outside the board: `code` is `resignation`, `agreement`, `forfeit`, ...
+pub fn external_outcome(code: &str, winner: Option<Color>) -> Outcome {
+    use menagerie_core::Termination;
+    let t = match code {
+        "resignation" => Termination::Resignation,
+        "agreement" => Termination::Agreement,
+        "forfeit" => Termination::Forfeit,
+        "time-forfeit" => Termination::TimeForfeit,
+        other => Termination::from_code(other, other),
+    };
+    match winner {
+        Some(w) => Outcome::win(w, t),
+        None => Outcome::draw(t),
+    }
+}
+
+/// The claims the rulebook offers the side to move here (codes). None yet through the
+/// dynamic interface: repetition and move-count draws end games by themselves.
+pub fn claims(_game: &dyn AnyGame) -> Vec<String> {
+    Vec::new()
+}
+
+/// The search limits of an engine level (1 weakest .. 10 strongest).
+pub fn level_limits(level: u32) -> Limits {
+    let level = level.clamp(1, 10);
+    Limits {
+        depth: Some(level + 1),
+        nodes: Some(20_000u64 << level.min(10)),
+        movetime: Some(Duration::from_millis(200 * u64::from(level))),
+    }
+}
+
+/// Searches `game` (the umpire's; the library searches from the mover's view where the game
+/// hides information) and returns `(canonical, human)` of the chosen turn.
+pub fn search(
+    game: &dyn AnyGame,
+    limits: &Limits,
+    stop: Option<Arc<AtomicBool>>,
+    on_iteration: &mut dyn FnMut(&SearchInfo),
+) -> Option<(String, String)> {
+    let mut engine = menagerie_variants::Engine::new(menagerie_variants::HASH_MB);
+    let r = engine.search(game, limits, stop, on_iteration);
+    Some((r.best?, r.best_human.unwrap_or_default()))
+}
+
+/// Contract 2's score JSON: `{"cp":N}` or `{"mate":N}` (N > 0: the side to move mates).
+pub fn score_json(s: Score) -> Value {
+    match s {
+        Score::Cp(cp) => json!({"cp": cp}),
+        Score::WinIn(plies) => json!({"mate": plies.div_ceil(2).max(1)}),
+        Score::LossIn(plies) => json!({"mate": -(plies.div_ceil(2).max(1) as i64)}),
+    }
+}
+
+/// One analysis line (NDJSON) of an iteration.
+pub fn info_json(info: &SearchInfo) -> Value {
+    json!({
+        "depth": info.depth,
+        "seldepth": info.seldepth,
+        "score": score_json(info.score),
+        "nodes": info.nodes,
+        "nps": info.nps,
+        "time_ms": info.elapsed.as_millis() as u64,
+        "pv": info.pv_human,
+        "pv_canonical": info.pv,
+    })
+}
+
+/// Plays `text` (canonical or human) on the umpire's game as `mover` sees it, returning the
+/// `(canonical, human)` texts; error sentences depend only on what the mover sees.
+pub fn play(
+    game: &mut dyn AnyGame,
+    text: &str,
+    rules: &RuleOptions,
+) -> Result<(String, String), String> {
+    if has_secrets(game) {
+        // Read the turn from the mover's own view, so that whether it is legal and what the
+        // error says never depends on the opponent's secret (R41).
+        let mover = game.turn();
+        let mut view = view_position(game, Viewer::Player(mover), rules);
+        let (canonical, _) = view.push(text).map_err(|e| e.to_string())?;
+        return game.push(&canonical).map_err(|e| e.to_string());
+    }
+    game.push(text).map_err(|e| e.to_string())
+}

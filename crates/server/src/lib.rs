@@ -1,0 +1,241 @@
+//! `menagerie serve`: Menagerie's game server. An HTTP API and websockets (axum on tokio)
+//! over SQLite (embedded, WAL) or PostgreSQL; every accepted turn is stored before it is
+//! acknowledged, engine searches run in a bounded pool off the async runtime, and each viewer
+//! sees only what it may (`docs/api.md`).
+
+#![warn(missing_docs)]
+
+mod api;
+pub mod app;
+pub mod games;
+mod pages;
+mod record;
+pub mod store;
+mod ws;
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{any, get, post};
+use axum::Router;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+/// The options of `menagerie serve`.
+#[derive(clap::Parser, Debug, Clone)]
+pub struct ServeArgs {
+    /// The TCP port (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: String,
+    /// The database: `postgres://USER:PASS@HOST/DB`, or an SQLite file (default: games.sqlite
+    /// in the data folder).
+    #[arg(long)]
+    pub database: Option<String>,
+    /// The folder for the embedded database (created when missing).
+    #[arg(long, default_value = "menagerie-data")]
+    pub data: PathBuf,
+    /// How many engine searches may run at once (default: the number of cores).
+    #[arg(long)]
+    pub engine_threads: Option<usize>,
+}
+
+impl ServeArgs {
+    /// The database URL these options choose.
+    pub fn database_url(&self) -> String {
+        match &self.database {
+            Some(url) => url.clone(),
+            None => self.data.join("games.sqlite").display().to_string(),
+        }
+    }
+}
+
+const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+/// The routes of the server over `app`.
+pub fn router(app: Arc<app::App>) -> Router {
+    let api = Router::new()
+        .route("/api/variants", get(api::variants))
+        .route("/api/games", post(api::create).get(api::recent))
+        .route("/api/games/import", post(api::import))
+        .route("/api/games/{id}", get(api::state))
+        .route("/api/games/{id}/move", post(api::play))
+        .route("/api/games/{id}/resign", post(api::resign))
+        .route("/api/games/{id}/offer-draw", post(api::offer_draw))
+        .route("/api/games/{id}/accept-draw", post(api::accept_draw))
+        .route("/api/games/{id}/decline-draw", post(api::decline_draw))
+        .route("/api/games/{id}/claim", post(api::claim))
+        .route("/api/games/{id}/takeback", post(api::takeback))
+        .route("/api/games/{id}/record", get(api::get_record))
+        .route("/api/games/{id}/ws", get(api::websocket))
+        .route("/api/analysis", post(api::analysis))
+        .route("/api/rules/{variant}", get(api::rules_text))
+        .route("/api/{*rest}", any(api::api_not_found))
+        .route("/play/{token}", get(api::seat_link))
+        .route("/", get(pages::home))
+        .route("/game/{id}", get(pages::game))
+        .route("/analysis", get(pages::analysis))
+        .route("/games", get(pages::games))
+        .route("/rules/{variant}", get(pages::rules))
+        .route("/static/{*path}", get(pages::static_file))
+        .method_not_allowed_fallback(method_not_allowed)
+        .with_state(app);
+    layers(api)
+}
+
+/// The layers around every route: a caught panic answers 500 in JSON; security headers.
+fn layers(routes: Router) -> Router {
+    routes
+        .layer(CatchPanicLayer::custom(panic_response))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CSP),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+}
+
+async fn method_not_allowed() -> app::ApiError {
+    app::ApiError::new(
+        405,
+        "this method is not allowed on this path; see docs/api.md",
+    )
+}
+
+fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        axum::Json(serde_json::json!({"error": "the server failed on this request (an internal error); the game is unchanged"})),
+    )
+        .into_response()
+}
+
+/// A running server: its address.
+pub struct Running {
+    /// The address it listens on.
+    pub addr: SocketAddr,
+    /// The server's state.
+    pub app: Arc<app::App>,
+}
+
+/// Opens the database, resumes the engines and starts serving on the current tokio runtime.
+pub async fn start(args: &ServeArgs) -> Result<Running, String> {
+    let url = args.database_url();
+    let store = store::Store::open(&url).await?;
+    let threads = args.engine_threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2)
+    });
+    let app = app::App::new(store, threads);
+    if let Some(mut listener) = app.store.listener().await? {
+        let app2 = app.clone();
+        tokio::spawn(async move {
+            loop {
+                match listener.recv().await {
+                    Ok(n) => {
+                        let id = n.payload().split(':').next().unwrap_or("").to_string();
+                        app2.remote_event(&id).await;
+                    }
+                    Err(e) => {
+                        eprintln!("menagerie serve: PostgreSQL listener: {e}; retrying");
+                        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                    }
+                }
+            }
+        });
+    }
+    let addr = format!("{}:{}", args.bind, args.port);
+    let tcp = tokio::net::TcpListener::bind(&addr)
+        .await
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let local = tcp
+        .local_addr()
+        .map_err(|e| format!("cannot read the address listened on: {e}"))?;
+    app.resume_engines().await;
+    let router = router(app.clone());
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(tcp, router).await {
+            eprintln!("menagerie serve: {e}");
+        }
+    });
+    Ok(Running { addr: local, app })
+}
+
+/// `menagerie serve`: runs the server until interrupted.
+pub fn run(args: ServeArgs) -> Result<(), String> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    rt.block_on(async {
+        let running = start(&args).await?;
+        let db = match &args.database {
+            Some(url) if url.starts_with("postgres") => "PostgreSQL".to_string(),
+            _ => args.database_url(),
+        };
+        // A closed stdout must not stop the server: write, never `println!`.
+        use std::io::Write as _;
+        let mut out = std::io::stdout();
+        let _ = writeln!(
+            out,
+            "Menagerie is serving on http://{}/ (database: {db})",
+            running.addr
+        );
+        let _ = writeln!(
+            out,
+            "Open that address in a browser to play; press Ctrl-C to stop."
+        );
+        let _ = out.flush();
+        let _ = tokio::signal::ctrl_c().await;
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A panic inside a handler answers 500 with a JSON sentence and the server serves on.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_panic_in_one_request_does_not_take_the_server_down() {
+        async fn boom() -> &'static str {
+            panic!("a defect in one request")
+        }
+        async fn fine() -> &'static str {
+            "fine"
+        }
+        let routes = layers(
+            Router::new()
+                .route("/boom", get(boom))
+                .route("/fine", get(fine)),
+        );
+        let tcp = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = tcp.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(tcp, routes).await });
+        let c = reqwest::Client::new();
+        for _ in 0..3 {
+            let r = c.get(format!("http://{addr}/boom")).send().await.unwrap();
+            assert_eq!(r.status().as_u16(), 500);
+            let v: serde_json::Value = r.json().await.unwrap();
+            assert!(v["error"].as_str().unwrap().contains("internal error"));
+        }
+        let r = c.get(format!("http://{addr}/fine")).send().await.unwrap();
+        assert_eq!(r.text().await.unwrap(), "fine");
+    }
+}

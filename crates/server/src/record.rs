@@ -1,0 +1,265 @@
+//! Game records in a PGN-like form (tags, then movetext), written per viewer and read back.
+
+use crate::app::{ApiError, App, Live, NewGame, Player};
+use crate::games::{self, color_word, Viewer};
+use menagerie_core::Color;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+fn tag(out: &mut String, name: &str, value: &str) {
+    out.push_str(&format!(
+        "[{name} \"{}\"]\n",
+        value.replace(['"', '\n', '\r', ']'], "'")
+    ));
+}
+
+/// The record of a game as `viewer` may read it: the umpire's (every secret) for the umpire
+/// and for everyone once the game is over; each player's own view while it runs.
+pub fn write(live: &Live, viewer: Viewer) -> String {
+    let g = live.game.as_ref();
+    let outcome = live.outcome();
+    let full = viewer == Viewer::Umpire || outcome.is_some();
+    let mut out = String::new();
+    tag(&mut out, "Event", "Menagerie game");
+    tag(&mut out, "Site", &format!("/game/{}", live.row.id));
+    tag(&mut out, "Variant", g.variant());
+    tag(&mut out, "White", &live.players[0].text());
+    tag(&mut out, "Black", &live.players[1].text());
+    if let Some(start) = &live.row.start_fen {
+        // Only the umpire's string is a start a game can be opened at; a position string
+        // given at creation is public (its papers are its creator's choice).
+        tag(&mut out, "FEN", start);
+    }
+    let rules: BTreeMap<String, Value> = serde_json::from_str(&live.row.rules).unwrap_or_default();
+    if !rules.is_empty() {
+        let list: Vec<String> = rules
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(s) => format!("{k}={s}"),
+                other => format!("{k}={other}"),
+            })
+            .collect();
+        tag(&mut out, "Rules", &list.join(","));
+    }
+    let result = outcome.as_ref().map_or("*", |o| o.result());
+    tag(&mut out, "Result", result);
+    if let Some(o) = &outcome {
+        tag(&mut out, "Termination", &o.termination.code());
+        if let Some(p) = o.points {
+            tag(
+                &mut out,
+                "Points",
+                &format!("White {}, Black {}", p.white, p.black),
+            );
+        }
+    }
+    out.push('\n');
+    let texts: Vec<String> = if full {
+        replayable(live)
+    } else {
+        games::moves_seen(g, viewer)
+            .into_iter()
+            .map(|(_, h)| h)
+            .collect()
+    };
+    let first = games::start_turn(g);
+    let mut words = Vec::new();
+    for (i, t) in texts.iter().enumerate() {
+        let ply = i + usize::from(first == Color::Black);
+        if ply % 2 == 0 {
+            words.push(format!("{}.", ply / 2 + 1));
+        } else if i == 0 {
+            words.push(format!("{}...", ply / 2 + 1));
+        }
+        words.push(t.replace(' ', "_"));
+    }
+    words.push(result.to_string());
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + 1 + w.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// The turns in human text where that text reads back as the same turn, else canonical.
+fn replayable(live: &Live) -> Vec<String> {
+    let g = live.game.as_ref();
+    let history = g.history();
+    let Ok(mut replay) = games::open(g.variant(), live.row.start_fen.as_deref(), &live.rules)
+    else {
+        return history.into_iter().map(|(c, _)| c).collect();
+    };
+    let mut out = Vec::new();
+    for (c, h) in history {
+        let mut trial = replay.fork();
+        let same = matches!(trial.push(&h), Ok((back, _)) if back == c);
+        out.push(if same && !h.contains(' ') {
+            h
+        } else {
+            c.clone()
+        });
+        if replay.push(&c).is_err() {
+            break;
+        }
+    }
+    out
+}
+
+/// A record read from text.
+#[derive(Debug, Default)]
+struct Parsed {
+    tags: Vec<(String, String)>,
+    moves: Vec<(String, usize)>,
+}
+
+impl Parsed {
+    fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn parse(text: &str) -> Result<Parsed, ApiError> {
+    let mut rec = Parsed::default();
+    let mut in_comment = false;
+    for (i, raw) in text.lines().enumerate() {
+        let lineno = i + 1;
+        let line = raw.trim();
+        if !in_comment && line.starts_with('[') {
+            let inner = line
+                .strip_prefix('[')
+                .and_then(|l| l.strip_suffix(']'))
+                .and_then(|l| l.split_once(' '))
+                .and_then(|(k, v)| {
+                    v.trim()
+                        .strip_prefix('"')
+                        .and_then(|v| v.strip_suffix('"'))
+                        .map(|v| (k.to_string(), v.to_string()))
+                });
+            match inner {
+                Some(t) => rec.tags.push(t),
+                None => {
+                    return Err(ApiError::bad(format!(
+                        "record line {lineno}: a tag must look like [Name \"value\"]"
+                    )))
+                }
+            }
+            continue;
+        }
+        for tok in line.split_whitespace() {
+            if in_comment {
+                in_comment = !tok.ends_with('}');
+                continue;
+            }
+            if tok.starts_with('{') {
+                in_comment = !tok.ends_with('}');
+                continue;
+            }
+            if matches!(tok, "1-0" | "0-1" | "1/2-1/2" | "*") {
+                continue;
+            }
+            let tok = if tok.contains('.') && tok.starts_with(|c: char| c.is_ascii_digit()) {
+                tok.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+            } else {
+                tok
+            };
+            if !tok.is_empty() {
+                rec.moves.push((tok.replace('_', " "), lineno));
+            }
+        }
+    }
+    Ok(rec)
+}
+
+/// Creates a game from a record; returns its id, seat tokens and umpire token.
+pub async fn import(
+    app: &Arc<App>,
+    text: &str,
+    players: [Player; 2],
+) -> Result<(String, Vec<(Color, String)>, String), ApiError> {
+    let rec = parse(text)?;
+    let variant = rec
+        .tag("Variant")
+        .ok_or_else(|| ApiError::bad("the record has no [Variant \"...\"] tag"))?
+        .to_string();
+    let mut rules = BTreeMap::new();
+    if let Some(list) = rec.tag("Rules") {
+        for item in list.split(',').filter(|s| !s.trim().is_empty()) {
+            let (k, v) = item.split_once('=').unwrap_or((item, "on"));
+            rules.insert(k.trim().to_string(), json!(v.trim()));
+        }
+    }
+    let fen = rec.tag("FEN").map(str::to_string);
+    // Check every turn before anything is stored.
+    let options = games::rule_options(&rules)?;
+    let mut game = games::open(&variant, fen.as_deref(), &options)?;
+    let mut events = Vec::new();
+    for (i, (mv, line)) in rec.moves.iter().enumerate() {
+        let mover = game.turn();
+        let (c, h) = game.push(mv).map_err(|e| {
+            ApiError::bad(format!(
+                "record line {line}: turn {} '{mv}' cannot be played: {e}",
+                i + 1
+            ))
+        })?;
+        events.push(
+            json!({"type": "turn", "color": color_word(mover), "ply": i + 1,
+            "canonical": c, "human": h, "seen": games::last_turn_seen(game.as_ref())}),
+        );
+    }
+    if let Some(o) = game.outcome() {
+        let mut end = games::outcome_json(&o);
+        end["type"] = json!("end");
+        end["by"] = json!("board");
+        events.push(end);
+    } else if let Some(result) = rec.tag("Result") {
+        let winner = match result {
+            "1-0" => Some(Some(Color::White)),
+            "0-1" => Some(Some(Color::Black)),
+            "1/2-1/2" => Some(None),
+            _ => None,
+        };
+        if let Some(w) = winner {
+            let code = rec.tag("Termination").unwrap_or("adjudication");
+            let o = games::external_outcome(code, w);
+            let mut end = games::outcome_json(&o);
+            end["type"] = json!("end");
+            end["by"] = json!("record");
+            events.push(end);
+        }
+    }
+    let (id, tokens, umpire) = app
+        .create(NewGame {
+            variant,
+            fen,
+            rules,
+            players,
+        })
+        .await?;
+    if !events.is_empty() {
+        let h = app.handle(&id).await?;
+        let mut live = h.live.lock().await;
+        let events = if live.version() == 0 {
+            events
+        } else {
+            return Err(ApiError::conflict(
+                "the imported game changed before its turns were stored",
+            ));
+        };
+        app.commit(&h, &mut live, events).await?;
+    }
+    Ok((id, tokens, umpire))
+}

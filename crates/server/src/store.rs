@@ -1,0 +1,327 @@
+//! The database: SQLite (embedded, WAL) or PostgreSQL, behind one small set of queries.
+//!
+//! A game is a row of `games` plus its events, one row of `events` each, unique by
+//! `(game_id, version)`; the state of a game is its events replayed. Seats are rows of
+//! `seats` keyed by the SHA-256 of their token (the token itself is never stored).
+
+use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
+use sqlx::sqlite::SqliteSynchronous;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
+use sqlx::Row;
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// The channel events are announced on (PostgreSQL `NOTIFY`).
+pub const CHANNEL: &str = "menagerie_events";
+
+/// The schema, one statement per entry; every statement can run again harmlessly.
+const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY,
+        variant TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        start_fen TEXT,
+        white TEXT NOT NULL,
+        black TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        finished BOOLEAN NOT NULL DEFAULT FALSE
+    )",
+    "CREATE TABLE IF NOT EXISTS events (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        version BIGINT NOT NULL,
+        data TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (game_id, version)
+    )",
+    "CREATE TABLE IF NOT EXISTS seats (
+        token_hash TEXT PRIMARY KEY,
+        game_id TEXT NOT NULL REFERENCES games(id),
+        seat TEXT NOT NULL
+    )",
+    "CREATE INDEX IF NOT EXISTS games_updated ON games (updated_at)",
+    "CREATE INDEX IF NOT EXISTS seats_game ON seats (game_id)",
+];
+
+/// A game's fixed facts.
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    /// The game id.
+    pub id: String,
+    /// The variant id.
+    pub variant: String,
+    /// The rule options as a JSON object.
+    pub rules: String,
+    /// The start position string, when not the variant's start.
+    pub start_fen: Option<String>,
+    /// White's player: `human`, `engine:N`.
+    pub white: String,
+    /// Black's player.
+    pub black: String,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    /// Unix milliseconds of the last event.
+    pub updated_at: i64,
+    /// Whether the game has ended.
+    pub finished: bool,
+}
+
+/// Why events could not be appended.
+#[derive(Debug)]
+pub enum AppendError {
+    /// Another writer added an event with the same version first.
+    Conflict,
+    /// The database failed; the sentence says how.
+    Db(String),
+}
+
+/// The database.
+#[derive(Clone, Debug)]
+pub enum Store {
+    /// An embedded SQLite file.
+    Sqlite(SqlitePool),
+    /// A PostgreSQL server.
+    Postgres(PgPool),
+}
+
+/// Turns `?` placeholders into PostgreSQL's `$n`.
+fn pg(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len() + 8);
+    let mut n = 0;
+    for c in sql.chars() {
+        if c == '?' {
+            n += 1;
+            out.push('$');
+            out.push_str(&n.to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn db_err(e: sqlx::Error) -> String {
+    format!("the database failed: {e}")
+}
+
+/// Unix time in milliseconds.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+macro_rules! both {
+    ($self:expr, $pool:ident => $body:expr) => {
+        match $self {
+            Store::Sqlite($pool) => $body,
+            Store::Postgres($pool) => $body,
+        }
+    };
+}
+
+macro_rules! game_row {
+    ($r:expr) => {
+        (|| -> Result<GameRow, sqlx::Error> {
+            Ok(GameRow {
+                id: $r.try_get("id")?,
+                variant: $r.try_get("variant")?,
+                rules: $r.try_get("rules")?,
+                start_fen: $r.try_get("start_fen")?,
+                white: $r.try_get("white")?,
+                black: $r.try_get("black")?,
+                created_at: $r.try_get("created_at")?,
+                updated_at: $r.try_get("updated_at")?,
+                finished: $r.try_get("finished")?,
+            })
+        })()
+    };
+}
+
+impl Store {
+    /// Opens the database at `url` (`postgres://...`, `sqlite://FILE`, or a file path) and
+    /// runs the migrations.
+    pub async fn open(url: &str) -> Result<Store, String> {
+        let store = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let pool = PgPoolOptions::new()
+                .max_connections(16)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect(url)
+                .await
+                .map_err(|e| format!("cannot connect to PostgreSQL: {e}"))?;
+            Store::Postgres(pool)
+        } else {
+            let path = url.strip_prefix("sqlite://").unwrap_or(url);
+            let path = path.strip_prefix("sqlite:").unwrap_or(path);
+            if let Some(dir) = Path::new(path).parent() {
+                if !dir.as_os_str().is_empty() {
+                    std::fs::create_dir_all(dir)
+                        .map_err(|e| format!("cannot create the folder {}: {e}", dir.display()))?;
+                }
+            }
+            let opts = SqliteConnectOptions::from_str(&format!("sqlite://{path}"))
+                .map_err(|e| format!("bad SQLite path '{path}': {e}"))?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Full)
+                .foreign_keys(true)
+                .busy_timeout(Duration::from_secs(10));
+            let pool = SqlitePoolOptions::new()
+                .max_connections(8)
+                .connect_with(opts)
+                .await
+                .map_err(|e| format!("cannot open the SQLite database {path}: {e}"))?;
+            Store::Sqlite(pool)
+        };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// Whether several processes may share this database (PostgreSQL).
+    pub fn is_shared(&self) -> bool {
+        matches!(self, Store::Postgres(_))
+    }
+
+    async fn migrate(&self) -> Result<(), String> {
+        for m in MIGRATIONS {
+            both!(self, p => sqlx::query(m).execute(p).await.map(|_| ()))
+                .map_err(|e| format!("the schema migration failed: {e}"))?;
+        }
+        Ok(())
+    }
+
+    fn sql(&self, s: &str) -> String {
+        match self {
+            Store::Sqlite(_) => s.to_string(),
+            Store::Postgres(_) => pg(s),
+        }
+    }
+
+    /// Creates a game with its seats.
+    pub async fn create_game(&self, g: &GameRow, seats: &[(String, String)]) -> Result<(), String> {
+        let insert_game = self.sql(
+            "INSERT INTO games (id, variant, rules, start_fen, white, black, created_at, updated_at, finished)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        );
+        let insert_seat =
+            self.sql("INSERT INTO seats (token_hash, game_id, seat) VALUES (?, ?, ?)");
+        both!(self, p => {
+            let mut tx = p.begin().await.map_err(db_err)?;
+            sqlx::query(&insert_game)
+                .bind(&g.id).bind(&g.variant).bind(&g.rules).bind(&g.start_fen)
+                .bind(&g.white).bind(&g.black).bind(g.created_at).bind(g.updated_at).bind(g.finished)
+                .execute(&mut *tx).await.map_err(db_err)?;
+            for (hash, seat) in seats {
+                sqlx::query(&insert_seat).bind(hash).bind(&g.id).bind(seat)
+                    .execute(&mut *tx).await.map_err(db_err)?;
+            }
+            tx.commit().await.map_err(db_err)
+        })
+    }
+
+    /// The game `id`, if it exists.
+    pub async fn game(&self, id: &str) -> Result<Option<GameRow>, String> {
+        let q = self.sql("SELECT * FROM games WHERE id = ?");
+        both!(self, p => {
+            let row = sqlx::query(&q).bind(id).fetch_optional(p).await.map_err(db_err)?;
+            row.map(|r| game_row!(r)).transpose().map_err(db_err)
+        })
+    }
+
+    /// The most recently active games, newest first.
+    pub async fn recent(&self, limit: i64) -> Result<Vec<GameRow>, String> {
+        let q = self.sql("SELECT * FROM games ORDER BY updated_at DESC LIMIT ?");
+        both!(self, p => {
+            let rows = sqlx::query(&q).bind(limit).fetch_all(p).await.map_err(db_err)?;
+            rows.iter().map(|r| game_row!(r)).collect::<Result<Vec<_>, _>>().map_err(db_err)
+        })
+    }
+
+    /// The ids of the games not finished that have an engine seat.
+    pub async fn unfinished_with_engine(&self) -> Result<Vec<String>, String> {
+        let q = "SELECT id FROM games WHERE finished = FALSE AND (white LIKE 'engine%' OR black LIKE 'engine%')";
+        both!(self, p => {
+            let rows = sqlx::query(q).fetch_all(p).await.map_err(db_err)?;
+            rows.iter().map(|r| r.try_get::<String, _>("id")).collect::<Result<Vec<_>, _>>().map_err(db_err)
+        })
+    }
+
+    /// The events of game `id` after version `since`, in order: `(version, data)`.
+    pub async fn events(&self, id: &str, since: i64) -> Result<Vec<(i64, String)>, String> {
+        let q = self.sql(
+            "SELECT version, data FROM events WHERE game_id = ? AND version > ? ORDER BY version",
+        );
+        both!(self, p => {
+            let rows = sqlx::query(&q).bind(id).bind(since).fetch_all(p).await.map_err(db_err)?;
+            rows.iter()
+                .map(|r| Ok((r.try_get::<i64, _>("version")?, r.try_get::<String, _>("data")?)))
+                .collect::<Result<Vec<_>, sqlx::Error>>()
+                .map_err(db_err)
+        })
+    }
+
+    /// Appends `events` to game `id` as versions `first`, `first + 1`, ... in one
+    /// transaction (with a `NOTIFY` on PostgreSQL); `finished` marks the game ended.
+    pub async fn append(
+        &self,
+        id: &str,
+        first: i64,
+        events: &[String],
+        finished: bool,
+    ) -> Result<(), AppendError> {
+        let now = now_ms();
+        let insert =
+            self.sql("INSERT INTO events (game_id, version, data, created_at) VALUES (?, ?, ?, ?)");
+        let update = self.sql("UPDATE games SET updated_at = ?, finished = ? WHERE id = ?");
+        let last = first + events.len() as i64 - 1;
+        let conflict = |e: sqlx::Error| match &e {
+            sqlx::Error::Database(d) if d.is_unique_violation() => AppendError::Conflict,
+            _ => AppendError::Db(db_err(e)),
+        };
+        let dberr = |e: sqlx::Error| AppendError::Db(db_err(e));
+        both!(self, p => {
+            let mut tx = p.begin().await.map_err(dberr)?;
+            for (i, data) in events.iter().enumerate() {
+                sqlx::query(&insert).bind(id).bind(first + i as i64).bind(data).bind(now)
+                    .execute(&mut *tx).await.map_err(conflict)?;
+            }
+            sqlx::query(&update).bind(now).bind(finished).bind(id)
+                .execute(&mut *tx).await.map_err(dberr)?;
+            if self.is_shared() {
+                sqlx::query(&self.sql("SELECT pg_notify(?, ?)"))
+                    .bind(CHANNEL).bind(format!("{id}:{last}"))
+                    .execute(&mut *tx).await.map_err(dberr)?;
+            }
+            tx.commit().await.map_err(dberr)
+        })
+    }
+
+    /// The game and seat (`white`, `black`, `umpire`) a token hash opens.
+    pub async fn seat(&self, token_hash: &str) -> Result<Option<(String, String)>, String> {
+        let q = self.sql("SELECT game_id, seat FROM seats WHERE token_hash = ?");
+        both!(self, p => {
+            let row = sqlx::query(&q).bind(token_hash).fetch_optional(p).await.map_err(db_err)?;
+            row.map(|r| Ok((r.try_get::<String, _>("game_id")?, r.try_get::<String, _>("seat")?)))
+                .transpose()
+                .map_err(|e: sqlx::Error| db_err(e))
+        })
+    }
+
+    /// A listener for event announcements (PostgreSQL only).
+    pub async fn listener(&self) -> Result<Option<PgListener>, String> {
+        match self {
+            Store::Sqlite(_) => Ok(None),
+            Store::Postgres(p) => {
+                let mut l = PgListener::connect_with(p)
+                    .await
+                    .map_err(|e| format!("cannot listen on PostgreSQL: {e}"))?;
+                l.listen(CHANNEL)
+                    .await
+                    .map_err(|e| format!("cannot listen on PostgreSQL: {e}"))?;
+                Ok(Some(l))
+            }
+        }
+    }
+}

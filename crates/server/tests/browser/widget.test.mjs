@@ -1,0 +1,247 @@
+// The board widget and the game page against fixture games (mock-server.mjs): entering
+// every kind of turn by pointing, choosers, the torus view, reasons for illegal attempts,
+// the phone layout.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startMock } from './mock-server.mjs';
+import { launch, newPage, clickSquare, dragSquare, pieceOn } from './browser.mjs';
+
+let mock;
+let browser;
+
+before(async () => {
+  mock = await startMock();
+  browser = await launch();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (mock) await mock.close();
+});
+
+async function open(path, options) {
+  const page = await newPage(browser, options);
+  await page.goto(mock.url + path);
+  await page.waitForSelector('svg.board [data-square]');
+  return page;
+}
+
+const lastMove = () => (mock.log.length ? mock.log[mock.log.length - 1].move : null);
+
+test('squares carry the game\'s own names and the edges its coordinates', async () => {
+  const page = await open('/game/cypher-start');
+  assert.equal(await page.locator('svg.board [data-square]').count(), 110);
+  assert.equal(await pieceOn(page, 'd0'), 'white:spy');
+  assert.equal(await pieceOn(page, 'e8'), 'black:king');
+  const files = await page.locator('svg.board .coord.file').allTextContents();
+  assert.deepEqual(files, ['z', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i']);
+  const ranks = await page.locator('svg.board .coord.rank').allTextContents();
+  assert.deepEqual(ranks, ['10', '9', '8', '7', '6', '5', '4', '3', '2', '1', '0']);
+  // sectors are shaded
+  assert.equal(await page.locator('[data-square="z5"].m-court').count(), 1);
+  assert.equal(await page.locator('[data-square="a5"].m-border').count(), 1);
+  assert.equal(await page.locator('[data-square="a4"].m-field').count(), 1);
+  // flip puts rank 0 on top and file i on the left
+  await page.click('#flip');
+  assert.equal((await page.locator('svg.board .coord.file').allTextContents())[0], 'i');
+  assert.equal((await page.locator('svg.board .coord.rank').allTextContents())[0], '0');
+  // a name on every square on request
+  await page.check('#square-names');
+  assert.equal(await page.locator('svg.board .sqname').count(), 110);
+  await page.context().close();
+});
+
+test('Cypher: a combined move (the Spy, then the Court-bound piece) entered by pointing', async () => {
+  const page = await open('/game/cypher-start');
+  await clickSquare(page, 'd0');
+  // the Spy's destinations are shown
+  assert.equal(await page.locator('[data-square="d4"] .dest').count(), 1);
+  await clickSquare(page, 'd4');
+  // preview: the Spy stands on d4; the Spy move alone is offered; the pieces that may enter Court are marked
+  assert.equal(await pieceOn(page, 'd4'), 'white:spy');
+  assert.equal(await pieceOn(page, 'd0'), null);
+  await page.waitForSelector('.board-actions .turn-option[data-canonical="d0-d4"]');
+  assert.equal(await page.locator('[data-square="b1"] .dest').count(), 1);
+  assert.equal(await page.locator('[data-square="g1"] .dest').count(), 1);
+  await clickSquare(page, 'b1');
+  assert.equal(await page.locator('[data-square="b0"] .dest').count(), 1);
+  await clickSquare(page, 'b0');
+  await page.waitForFunction(() => document.querySelector('#moves').textContent.includes('Sd4/Rb0'));
+  assert.equal(lastMove(), 'd0-d4/b1-b0');
+  await page.context().close();
+});
+
+test('Cypher: the Spy move alone from the action bar; a release by pointing at a Border square', async () => {
+  const page = await open('/game/cypher-start');
+  await clickSquare(page, 'd0');
+  await clickSquare(page, 'd4');
+  await page.click('.board-actions .turn-option[data-canonical="d0-d4"]');
+  await page.waitForFunction(() => document.querySelector('#moves').textContent.includes('Sd4'));
+  assert.equal(lastMove(), 'd0-d4');
+  await page.reload();
+  await page.waitForSelector('svg.board [data-square]');
+  await clickSquare(page, 'b5');
+  await page.waitForSelector('.chooser .choice[data-canonical="P@b5"]');
+  await page.click('.chooser .choice[data-canonical="P@b5"]');
+  await page.waitForFunction(() => document.querySelector('#moves').textContent.includes('PRb5'));
+  assert.equal(lastMove(), 'P@b5');
+  await page.context().close();
+});
+
+test('an illegal attempt shows the server\'s one-sentence reason', async () => {
+  const page = await open('/game/cypher-start');
+  await clickSquare(page, 'c2');
+  await clickSquare(page, 'c8');
+  await page.waitForFunction(() => document.querySelector('#reason').textContent.length > 0);
+  assert.equal(lastMove(), 'c2-c8');
+  assert.match(await page.textContent('#reason'), /cannot capture a Field major piece/);
+  await page.context().close();
+});
+
+test('promotion chooser lists the choices in human text with pictures', async () => {
+  const page = await open('/game/chess-promo');
+  await clickSquare(page, 'a7');
+  await clickSquare(page, 'a8');
+  await page.waitForSelector('.chooser');
+  const choices = (await page.locator('.chooser .choice').allTextContents()).map((s) => s.trim());
+  assert.deepEqual(choices, ['a8=Q', 'a8=R', 'a8=B', 'a8=N']);
+  assert.equal(await page.locator('.chooser .choice svg .piece[data-kind="knight"]').count(), 1);
+  await page.click('.chooser .choice[data-canonical="a7a8n"]');
+  await page.waitForFunction(() => document.querySelector('#moves').textContent.includes('a8=N'));
+  assert.equal(lastMove(), 'a7a8n');
+  await page.context().close();
+});
+
+test('a piece may be dragged to its destination', async () => {
+  const page = await open('/game/chess-promo');
+  await dragSquare(page, 'e1', 'd1');
+  await page.waitForFunction(() => document.querySelector('#moves').textContent.includes('Kd1'));
+  assert.equal(lastMove(), 'e1d1');
+  await page.context().close();
+});
+
+test('Vyrt: recentring the torus keeps every piece on its square; a rook crosses the seam by pointing', async () => {
+  const page = await open('/game/vyrt-seam');
+  const files = async () => page.locator('svg.board .coord.file').allTextContents();
+  assert.deepEqual(await files(), ['K', 'L', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J']);
+  assert.deepEqual((await page.locator('svg.board .coord.rank').allTextContents()).reverse(), ['11', '12', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+  assert.ok((await page.locator('svg.board [data-ghost]').count()) > 0, 'ghost rows and columns show the wrap');
+  const before = await page.locator('[data-square="K5"]').boundingBox();
+  // arrow keys
+  await page.focus('svg.board');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  assert.deepEqual((await files()).slice(0, 3), ['I', 'J', 'K']);
+  assert.equal(await pieceOn(page, 'K5'), 'white:rook');
+  assert.equal(await pieceOn(page, 'E1'), 'white:king');
+  assert.equal(await pieceOn(page, 'E8'), 'black:king');
+  const moved = await page.locator('[data-square="K5"]').boundingBox();
+  assert.ok(moved.x > before.x + 20, 'the view moved');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await pieceOn(page, 'K5'), 'white:rook');
+  // dragging an empty square pans too
+  const a = await page.locator('[data-square="C3"]').boundingBox();
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2 - a.width * 3, a.y + a.height / 2, { steps: 6 });
+  await page.mouse.up();
+  assert.deepEqual((await files()).slice(0, 2), ['L', 'A']);
+  assert.equal(await pieceOn(page, 'K5'), 'white:rook');
+  assert.equal(await pieceOn(page, 'E1'), 'white:king');
+  // the standard view again
+  await page.click('#reset-view');
+  assert.deepEqual(await files(), ['K', 'L', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J']);
+  // recentre so that the seam between J and K is in the middle, then move the rook across it
+  await page.focus('svg.board');
+  for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowLeft');
+  await clickSquare(page, 'K5');
+  assert.equal(await page.locator('[data-square="J5"] .dest').count(), 1);
+  await clickSquare(page, 'J5');
+  await page.waitForFunction(() => document.querySelector('#moves').textContent.includes('K5-J5'));
+  assert.equal(lastMove(), 'K5-J5');
+  await page.context().close();
+});
+
+test('Little Cheops Imperial: an appointment and an arrest with its room entered by pointing', async () => {
+  const page = await open('/game/imperial-appoint');
+  await clickSquare(page, 'd4');
+  // the Civilian's steps are shown, and the appointment is offered
+  assert.equal(await page.locator('[data-square="d5"] .dest').count(), 1);
+  await page.waitForSelector('.board-actions .turn-option[data-canonical="appoint:d4"]');
+  await page.click('.board-actions .turn-option[data-canonical="appoint:d4"]');
+  await page.waitForFunction(() => document.querySelector('#moves').textContent.includes('appoints'));
+  assert.equal(lastMove(), 'appoint:d4');
+  await page.reload();
+  await page.waitForSelector('svg.board [data-square]');
+  await clickSquare(page, 'j4');
+  await clickSquare(page, 'j6');
+  // the hop alone is offered; the rooms are marked
+  await page.waitForSelector('.board-actions .turn-option[data-canonical="j4:j6"]');
+  assert.equal(await page.locator('[data-square="c10"] .dest').count(), 1);
+  assert.equal(await page.locator('[data-square="d11"] .dest').count(), 1);
+  await clickSquare(page, 'c10');
+  await page.waitForFunction(() => document.querySelector('#moves').textContent.includes('P(c10)'));
+  assert.equal(lastMove(), 'j4:j6@c10');
+  // a turn with no square (the repetition claim) is a button
+  assert.equal(await page.locator('.board-actions .turn-option[data-canonical="draw"]').count(), 0, 'after a turn nothing is left to play');
+  await page.context().close();
+});
+
+test('the move box takes canonical or human text', async () => {
+  const page = await open('/game/chess-promo');
+  await page.fill('#move-input', 'Ke2');
+  await page.press('#move-input', 'Enter');
+  await page.waitForFunction(() => document.querySelector('#moves').textContent.includes('Ke2'));
+  assert.equal(lastMove(), 'Ke2');
+  await page.context().close();
+});
+
+test('a 360-pixel phone: no horizontal scrolling on any page', async () => {
+  for (const path of ['/', '/game/imperial-appoint', '/game/vyrt-seam', '/game/cypher-start', '/analysis', '/games', '/rules/cypher']) {
+    const page = await newPage(browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    await page.goto(mock.url + path);
+    await page.waitForTimeout(300);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 360, `${path} is ${width} pixels wide`);
+    await page.context().close();
+  }
+});
+
+test('touch: tapping enters a move, with confirmation when asked for', async () => {
+  const page = await open('/game/chess-promo', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  await page.check('#confirm-moves');
+  await page.locator('[data-square="e1"]').tap();
+  await page.locator('[data-square="e2"]').tap();
+  await page.waitForSelector('#confirm-bar:not([hidden])');
+  const n = mock.log.length;
+  assert.equal(mock.log.length, n);
+  await page.locator('#confirm-yes').tap();
+  await page.waitForFunction(() => document.querySelector('#moves').textContent.includes('Ke2'));
+  assert.equal(lastMove(), 'e1e2');
+  await page.evaluate(() => localStorage.removeItem('menagerie:confirm'));
+  await page.context().close();
+});
+
+test('keyboard: arrows move a cursor on the board, Enter points', async () => {
+  const page = await open('/game/chess-promo');
+  await page.focus('svg.board');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.locator('[data-square="e1"] .hl-cursor').count(), 1);
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#moves').textContent.includes('Ke2'));
+  assert.equal(lastMove(), 'e1e2');
+  await page.context().close();
+});
+
+test('the rules page renders the players\' guide from Markdown', async () => {
+  const page = await newPage(browser);
+  await page.goto(mock.url + '/rules/cypher');
+  await page.waitForSelector('article.rules h1');
+  assert.equal(await page.textContent('article.rules h1'), 'Rules');
+  assert.equal(await page.textContent('article.rules em'), 'short');
+  assert.equal(await page.locator('article.rules table td').count(), 2);
+  await page.context().close();
+});

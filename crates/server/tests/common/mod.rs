@@ -1,0 +1,166 @@
+//! A server started in the test, on an ephemeral port with a temporary SQLite file, and a
+//! few helpers to speak to it.
+
+#![allow(dead_code)]
+
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+pub struct Server {
+    pub base: String,
+    pub addr: std::net::SocketAddr,
+    pub client: reqwest::Client,
+    _dir: tempfile::TempDir,
+}
+
+pub async fn start() -> Server {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let args = menagerie_server::ServeArgs {
+        port: 0,
+        bind: "127.0.0.1".into(),
+        database: None,
+        data: dir.path().join("data"),
+        engine_threads: Some(1),
+    };
+    let running = menagerie_server::start(&args)
+        .await
+        .expect("the server starts");
+    Server {
+        base: format!("http://{}", running.addr),
+        addr: running.addr,
+        client: reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("a client"),
+        _dir: dir,
+    }
+}
+
+pub struct Created {
+    pub id: String,
+    pub white: Option<String>,
+    pub black: Option<String>,
+    pub umpire: String,
+    pub body: Value,
+}
+
+impl Server {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// `(status, JSON body)` of a request.
+    pub async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let m = reqwest::Method::from_bytes(method.as_bytes()).expect("a method");
+        let mut req = self.client.request(m, self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        let res = req.send().await.expect("the server answers");
+        let status = res.status().as_u16();
+        let text = res.text().await.expect("a body");
+        let v = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        (status, v)
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
+        self.call("GET", path, token, None).await
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (u16, Value) {
+        self.call("POST", path, token, Some(body)).await
+    }
+
+    pub async fn create(&self, body: Value) -> Created {
+        let (status, v) = self.post("/api/games", None, body).await;
+        assert_eq!(status, 201, "{v}");
+        Created {
+            id: v["id"].as_str().expect("an id").to_string(),
+            white: v["seats"]["white"]["token"].as_str().map(str::to_string),
+            black: v["seats"]["black"]["token"].as_str().map(str::to_string),
+            umpire: v["umpire"]["token"]
+                .as_str()
+                .expect("an umpire token")
+                .to_string(),
+            body: v,
+        }
+    }
+
+    pub async fn play(&self, id: &str, token: &str, mv: &str) -> Value {
+        let (status, v) = self
+            .post(
+                &format!("/api/games/{id}/move"),
+                Some(token),
+                json!({"move": mv}),
+            )
+            .await;
+        assert_eq!(status, 200, "{mv}: {v}");
+        v
+    }
+
+    pub async fn ws(&self, id: &str, token: Option<&str>, since: i64) -> Ws {
+        ws_connect(&format!("ws://{}", self.addr), id, token, since).await
+    }
+}
+
+pub type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+pub async fn ws_connect(base: &str, id: &str, token: Option<&str>, since: i64) -> Ws {
+    let mut req = format!("{base}/api/games/{id}/ws?since={since}")
+        .into_client_request()
+        .expect("a request");
+    if let Some(t) = token {
+        req.headers_mut().insert(
+            "authorization",
+            format!("Bearer {t}").parse().expect("a header"),
+        );
+    }
+    let (ws, _) = tokio_tungstenite::connect_async(req)
+        .await
+        .expect("the websocket opens");
+    ws
+}
+
+/// The next text message, within `secs` seconds.
+pub async fn next(ws: &mut Ws, secs: u64) -> Option<Value> {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(secs), ws.next())
+            .await
+            .ok()??
+            .ok()?;
+        if let Message::Text(t) = msg {
+            return serde_json::from_str(&t).ok();
+        }
+    }
+}
+
+/// Messages until one with version `v` (inclusive), within `secs` seconds.
+pub async fn until_version(ws: &mut Ws, v: i64, secs: u64) -> Vec<Value> {
+    let mut out = Vec::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+    while tokio::time::Instant::now() < deadline {
+        let left = deadline - tokio::time::Instant::now();
+        let Some(m) = next(ws, left.as_secs().max(1)).await else {
+            break;
+        };
+        let done = m["version"].as_i64() >= Some(v);
+        out.push(m);
+        if done {
+            break;
+        }
+    }
+    out
+}

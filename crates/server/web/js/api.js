@@ -1,0 +1,118 @@
+// Talking to the server (PLAN.md Contract 3). Seat tokens the browser was given when it
+// created a game are kept in localStorage; a seat opened by link is in an HttpOnly cookie.
+
+const KEY = 'menagerie:game:';
+
+/** What this browser knows about a game it created: `{ seats: {white, black}, mode, friend }`. */
+export function localGame(id) {
+  try {
+    return JSON.parse(localStorage.getItem(KEY + id) || 'null');
+  } catch {
+    return null;
+  }
+}
+
+/** Remember what this browser knows about a game. */
+export function saveLocalGame(id, info) {
+  try {
+    localStorage.setItem(KEY + id, JSON.stringify(info));
+  } catch {
+    /* private mode: the cookie still works */
+  }
+}
+
+/** An error from the server, carrying its one-sentence reason. */
+export class ApiError extends Error {
+  constructor(status, sentence) {
+    super(sentence);
+    this.status = status;
+  }
+}
+
+/** A JSON request; `token` (optional) goes in the Authorization header. */
+export async function api(method, path, body, token) {
+  const headers = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0, 'The server cannot be reached.');
+  }
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const sentence = (data && data.error) || `The server answered ${res.status}.`;
+    throw new ApiError(res.status, sentence);
+  }
+  return data;
+}
+
+/** The list of games, cached for the page's life. */
+let variantsPromise = null;
+export function variants() {
+  if (!variantsPromise) {
+    variantsPromise = api('GET', '/api/variants').then((v) => (Array.isArray(v) ? v : v.variants || []));
+  }
+  return variantsPromise;
+}
+
+/** A human name for a variant id. */
+export function variantName(list, id) {
+  const v = (list || []).find((x) => x.id === id);
+  return v ? v.name : id;
+}
+
+/** Read NDJSON lines from a streaming response, calling `onLine` for each parsed object. */
+export async function streamNdjson(res, onLine, signal) {
+  const reader = res.body.getReader();
+  const dec = new TextDecoder();
+  let buf = '';
+  for (;;) {
+    if (signal && signal.aborted) break;
+    const { done, value } = await reader.read();
+    if (done) break;
+    buf += dec.decode(value, { stream: true });
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i).trim();
+      buf = buf.slice(i + 1);
+      if (line) {
+        try {
+          onLine(JSON.parse(line));
+        } catch {
+          /* a broken line is skipped */
+        }
+      }
+    }
+  }
+  if (buf.trim()) {
+    try {
+      onLine(JSON.parse(buf));
+    } catch {
+      /* ignore */
+    }
+  }
+}
+
+/** Escape text for HTML. */
+export function esc(s) {
+  return String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The page header's markup, the same on every page. */
+export function header(active) {
+  const link = (href, text, key) => `<a href="${href}"${active === key ? ' aria-current="page"' : ''}>${text}</a>`;
+  return `<a class="brand" href="/">Menagerie</a><nav>${link('/', 'Play', 'home')}${link('/games', 'Games', 'games')}${link('/analysis', 'Analysis', 'analysis')}</nav>`;
+}

@@ -1,0 +1,526 @@
+// The game page: board, clocks, move list with navigation, result banner, the players'
+// buttons, the friend link, the record; live by websocket with catch-up by version.
+
+import { api, ApiError, localGame, saveLocalGame, variants, variantName, esc, header } from './api.js';
+import { Board } from './board.js';
+
+const app = document.getElementById('app');
+document.getElementById('top').innerHTML = header('');
+const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || new URLSearchParams(location.search).get('id') || '');
+const local = localGame(id) || {};
+
+let state = null;
+let viewPly = null; // null: the live position; otherwise the number of turns shown
+let viewBoard = null;
+let pending = null; // a turn waiting for confirmation
+let ws = null;
+let wsTries = 0;
+let stateAt = 0;
+let variantList = [];
+const seen = new Map(); // boards seen on this page, by the number of turns played
+
+function tokenFor(color) {
+  return (local.tokens && local.tokens[color]) || null;
+}
+
+/** The token to act with: in a game at one screen, the side to move's. */
+function actingToken() {
+  if (local.mode === 'local' && state) return tokenFor(state.turn) || tokenFor('white');
+  return tokenFor(local.me) || null;
+}
+
+async function fetchState() {
+  let s = await api('GET', `/api/games/${encodeURIComponent(id)}`, undefined, local.mode === 'local' ? tokenFor('white') : actingToken());
+  if (local.mode === 'local' && s.turn === 'black' && tokenFor('black')) {
+    s = await api('GET', `/api/games/${encodeURIComponent(id)}`, undefined, tokenFor('black'));
+  }
+  return s;
+}
+
+function setState(s) {
+  if (state && s.version < state.version) return;
+  if (state && s.version === state.version && s.you === state.you && (s.legal || []).length === (state.legal || []).length) {
+    // nothing happened (a reconnection's catch-up): keep what the player is pointing at
+    state = s;
+    stateAt = performance.now();
+    return;
+  }
+  const grew = !state || s.moves.length !== state.moves.length;
+  state = s;
+  stateAt = performance.now();
+  for (const k of [...seen.keys()]) if (k > s.moves.length) seen.delete(k);
+  seen.set(s.moves.length, s.board);
+  if (grew) {
+    viewPly = null;
+    viewBoard = null;
+  }
+  render();
+}
+
+// ----- layout -----
+
+app.innerHTML = `
+  <div class="game-layout">
+    <section class="board-col">
+      <div class="player top" id="player-top"></div>
+      <div id="board"></div>
+      <div class="player bottom" id="player-bottom"></div>
+      <div class="confirm-bar" id="confirm-bar" hidden></div>
+      <p class="reason" id="reason" role="alert" aria-live="polite"></p>
+      <div class="board-tools">
+        <button type="button" id="flip" title="Turn the board round">Flip</button>
+        <button type="button" id="reset-view" hidden title="Back to the standard view of the torus">Standard view</button>
+        <label><input type="checkbox" id="square-names"> square names</label>
+        <label><input type="checkbox" id="confirm-moves"> confirm moves</label>
+      </div>
+    </section>
+    <aside class="side-col">
+      <div class="banner" id="banner" hidden></div>
+      <p class="status" id="status" aria-live="polite"></p>
+      <div class="offers" id="offers"></div>
+      <form id="move-form" class="move-form" autocomplete="off">
+        <label for="move-input">Move</label>
+        <input id="move-input" name="move" placeholder="e.g. e2e4 or Nf3" spellcheck="false" autocapitalize="off">
+        <button type="submit">Play</button>
+      </form>
+      <div class="nav" id="nav">
+        <button type="button" data-nav="first" title="Start position">&laquo;</button>
+        <button type="button" data-nav="prev" title="Back one turn">&lsaquo;</button>
+        <button type="button" data-nav="next" title="Forward one turn">&rsaquo;</button>
+        <button type="button" data-nav="last" title="The game now">&raquo;</button>
+      </div>
+      <ol class="moves" id="moves"></ol>
+      <div class="controls" id="controls">
+        <button type="button" id="resign">Resign</button>
+        <button type="button" id="offer-draw">Offer a draw</button>
+        <button type="button" id="takeback">Take back</button>
+        <button type="button" id="rematch">Rematch</button>
+      </div>
+      <div class="friend" id="friend" hidden>
+        <label for="friend-link">Send this link to your friend:</label>
+        <div class="row"><input id="friend-link" readonly><button type="button" id="copy-friend">Copy</button></div>
+      </div>
+      <p class="links"><a id="record-link" href="#">Download the record</a> · <a id="rules-link" href="#" target="_blank" rel="noopener">Rules</a></p>
+    </aside>
+  </div>`;
+
+const $ = (s) => app.querySelector(s);
+const board = new Board($('#board'), {
+  onTurn: (turn) => choose(turn),
+  onAttempt: (text) => send(text),
+});
+$('#flip').addEventListener('click', () => board.flip());
+$('#reset-view').addEventListener('click', () => board.resetView());
+$('#square-names').addEventListener('change', (e) => board.setSquareNames(e.target.checked));
+const prefConfirm = localStorage.getItem('menagerie:confirm');
+$('#confirm-moves').checked = prefConfirm === '1';
+$('#confirm-moves').addEventListener('change', (e) => localStorage.setItem('menagerie:confirm', e.target.checked ? '1' : '0'));
+
+function showReason(text) {
+  $('#reason').textContent = text || '';
+}
+
+function choose(turn) {
+  if ($('#confirm-moves').checked) {
+    pending = turn;
+    const bar = $('#confirm-bar');
+    bar.hidden = false;
+    bar.innerHTML = `<span>Play <b>${esc(turn.human)}</b>?</span> <button type="button" class="primary" id="confirm-yes">Confirm</button> <button type="button" id="confirm-no">Cancel</button>`;
+    bar.querySelector('#confirm-yes').addEventListener('click', () => {
+      bar.hidden = true;
+      const t = pending;
+      pending = null;
+      send(t.canonical);
+    });
+    bar.querySelector('#confirm-no').addEventListener('click', () => {
+      bar.hidden = true;
+      pending = null;
+      render();
+    });
+    return;
+  }
+  send(turn.canonical);
+}
+
+async function send(text) {
+  showReason('');
+  try {
+    const s = await api('POST', `/api/games/${encodeURIComponent(id)}/move`, { move: text }, actingToken());
+    if (s && s.version !== undefined) setState(local.mode === 'local' ? await fetchState() : s);
+  } catch (e) {
+    showReason(e.message);
+    render();
+  }
+}
+
+async function action(name, body) {
+  showReason('');
+  try {
+    const s = await api('POST', `/api/games/${encodeURIComponent(id)}/${name}`, body || {}, actingToken());
+    if (s && s.version !== undefined) setState(local.mode === 'local' ? await fetchState() : s);
+  } catch (e) {
+    showReason(e.message);
+  }
+}
+
+$('#move-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const v = $('#move-input').value.trim();
+  if (!v) return;
+  $('#move-input').value = '';
+  send(v);
+});
+
+let resignArmed = false;
+$('#resign').addEventListener('click', () => {
+  if (!resignArmed) {
+    resignArmed = true;
+    $('#resign').textContent = 'Really resign?';
+    setTimeout(() => {
+      resignArmed = false;
+      $('#resign').textContent = 'Resign';
+    }, 4000);
+    return;
+  }
+  resignArmed = false;
+  $('#resign').textContent = 'Resign';
+  action('resign');
+});
+$('#offer-draw').addEventListener('click', () => action('offer-draw'));
+$('#takeback').addEventListener('click', () => action('takeback'));
+$('#rematch').addEventListener('click', rematch);
+$('#copy-friend').addEventListener('click', async () => {
+  const input = $('#friend-link');
+  try {
+    await navigator.clipboard.writeText(input.value);
+    $('#copy-friend').textContent = 'Copied';
+  } catch {
+    input.select();
+    $('#copy-friend').textContent = 'Select and copy';
+  }
+});
+$('#record-link').addEventListener('click', async (e) => {
+  e.preventDefault();
+  try {
+    const headers = {};
+    const t = actingToken();
+    if (t) headers.Authorization = `Bearer ${t}`;
+    const res = await fetch(`/api/games/${encodeURIComponent(id)}/record`, { headers, credentials: 'same-origin' });
+    if (!res.ok) throw new ApiError(res.status, 'The record cannot be read now.');
+    const blob = await res.blob();
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = `menagerie-${id}.txt`;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  } catch (ex) {
+    showReason(ex.message);
+  }
+});
+
+for (const b of app.querySelectorAll('[data-nav]')) b.addEventListener('click', () => nav(b.dataset.nav));
+document.addEventListener('keydown', (e) => {
+  const t = e.target;
+  if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || (t.closest && t.closest('svg.board')))) return;
+  if (e.key === 'ArrowLeft') nav('prev');
+  else if (e.key === 'ArrowRight') nav('next');
+  else if (e.key === 'Home') nav('first');
+  else if (e.key === 'End') nav('last');
+  else return;
+  e.preventDefault();
+});
+
+async function rematch() {
+  if (!state) return;
+  const p = state.players || {};
+  const body = { variant: state.variant, rules: state.rules || {}, white: p.black || 'human', black: p.white || 'human' };
+  if (state.clock && state.clock.initial_ms) body.clock = { initial_ms: state.clock.initial_ms, increment_ms: state.clock.increment_ms || 0 };
+  try {
+    const g = await api('POST', '/api/games', body);
+    const me = local.mode === 'local' ? 'white' : local.me === 'white' ? 'black' : 'white';
+    const seats = g.seats || {};
+    const tokens = {};
+    for (const c of ['white', 'black']) if (seats[c] && seats[c].token) tokens[c] = seats[c].token;
+    const info = { mode: local.mode || 'engine', me, tokens: local.mode === 'local' ? tokens : { [me]: tokens[me] }, variant: state.variant };
+    const other = me === 'white' ? 'black' : 'white';
+    if (local.mode === 'friend' && seats[other]) info.friend = new URL(seats[other].url || `/play/${seats[other].token}`, location.href).href;
+    saveLocalGame(g.id, info);
+    location.href = local.mode !== 'local' && seats[me] && seats[me].url ? seats[me].url : `/game/${encodeURIComponent(g.id)}`;
+  } catch (e) {
+    showReason(e.message);
+  }
+}
+
+// ----- navigation through earlier positions -----
+
+async function nav(where) {
+  if (!state) return;
+  const n = state.moves.length;
+  const cur = viewPly === null ? n : viewPly;
+  let target = { first: 0, prev: cur - 1, next: cur + 1, last: n }[where];
+  target = Math.max(0, Math.min(n, target));
+  await showPly(target);
+}
+
+async function showPly(ply) {
+  if (!state) return;
+  if (ply >= state.moves.length) {
+    viewPly = null;
+    viewBoard = null;
+    render();
+    return;
+  }
+  if (seen.has(ply) && seenValid(ply)) {
+    viewPly = ply;
+    viewBoard = seen.get(ply);
+    render();
+    return;
+  }
+  try {
+    const r = await api('GET', `/api/games/${encodeURIComponent(id)}/board?ply=${ply}`, undefined, actingToken());
+    viewPly = ply;
+    viewBoard = r.board || r;
+    render();
+  } catch (e) {
+    showReason(e.message);
+  }
+}
+
+// A board seen earlier is still the position after `ply` turns unless a takeback replaced them.
+function seenValid(ply) {
+  return ply <= state.moves.length;
+}
+
+// ----- drawing the page -----
+
+function fmtClock(ms) {
+  if (ms == null || Number.isNaN(ms)) return '';
+  ms = Math.max(0, ms);
+  const s = Math.floor(ms / 1000);
+  const m = Math.floor(s / 60);
+  const h = Math.floor(m / 60);
+  const pad = (x) => String(x).padStart(2, '0');
+  const base = h ? `${h}:${pad(m % 60)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+  return ms < 10000 ? `${base}.${Math.floor((ms % 1000) / 100)}` : base;
+}
+
+function clockMs(color) {
+  const c = state && state.clock;
+  if (!c) return null;
+  let ms = c[`${color}_ms`] ?? (c[color] && typeof c[color] === 'object' ? c[color].remaining_ms : c[color]);
+  if (ms == null) return null;
+  const running = c.running ?? c.running_side ?? (state.outcome ? null : state.turn);
+  if (running === color && !state.outcome) ms -= performance.now() - stateAt;
+  return ms;
+}
+
+function playerLabel(color) {
+  const p = (state.players || {})[color] || 'human';
+  const m = /^engine(?::(\d+))?$/.exec(p);
+  const who = m ? `Engine${m[1] ? ` level ${m[1]}` : ''}` : state.you === color ? 'You' : local.mode === 'local' ? 'Player' : 'Opponent';
+  return `${color === 'white' ? 'White' : 'Black'} · ${who}`;
+}
+
+function renderPlayers() {
+  const bottom = board.orientation;
+  const top = bottom === 'white' ? 'black' : 'white';
+  for (const [el, color] of [
+    [$('#player-top'), top],
+    [$('#player-bottom'), bottom],
+  ]) {
+    const ms = clockMs(color);
+    const toMove = !state.outcome && state.turn === color;
+    el.className = `player ${el === $('#player-top') ? 'top' : 'bottom'}${toMove ? ' to-move' : ''}`;
+    el.innerHTML = `<span class="name">${esc(playerLabel(color))}</span>${ms == null ? '' : `<span class="clock${ms < 20000 ? ' low' : ''}" data-clock="${color}">${fmtClock(ms)}</span>`}`;
+  }
+}
+
+// Little Cheops' recorder notation starts with the round and side ("12a"); the list numbers rows itself.
+function shortHuman(h) {
+  return String(h || '').replace(/^\d+[ab]\s+/, '');
+}
+
+function renderMoves() {
+  const ol = $('#moves');
+  const moves = state.moves || [];
+  const shown = viewPly === null ? moves.length : viewPly;
+  const items = [];
+  for (let i = 0; i < moves.length; i += 2) {
+    const cell = (j) =>
+      j < moves.length ? `<button type="button" class="mv${j + 1 === shown ? ' current' : ''}" data-ply="${j + 1}" title="${esc(moves[j].canonical)}">${esc(shortHuman(moves[j].human))}</button>` : '';
+    items.push(`<li><span class="num">${i / 2 + 1}.</span>${cell(i)}${cell(i + 1)}</li>`);
+  }
+  ol.innerHTML = items.join('');
+  for (const b of ol.querySelectorAll('[data-ply]')) b.addEventListener('click', () => showPly(Number(b.dataset.ply)));
+  const cur = ol.querySelector('.current');
+  if (cur && viewPly === null) ol.scrollTop = ol.scrollHeight;
+}
+
+function outcomeText(o) {
+  const who = o.winner ? `${o.winner === 'white' ? 'White' : 'Black'} wins` : 'Draw';
+  const pts = o.points ? ` Points: White ${o.points.white}, Black ${o.points.black}.` : '';
+  return { head: `${who}${o.result ? ` (${o.result})` : ''}`, body: `${o.sentence || o.code || ''}${pts}` };
+}
+
+function render() {
+  if (!state) return;
+  document.title = `${variantName(variantList, state.variant)} — Menagerie`;
+  const live = viewPly === null;
+  const legal = state.legal || [];
+  const canMove = live && !state.outcome && legal.length > 0;
+  if (!board.snapshot && (state.you === 'black' || (local.me === 'black' && local.mode !== 'local'))) board.orientation = 'black';
+  board.set({
+    board: live ? state.board : viewBoard,
+    legal: canMove ? legal : [],
+    mover: state.turn,
+    variant: state.variant,
+    interactive: canMove,
+  });
+  $('#reset-view').hidden = !board.wraps;
+  renderPlayers();
+  renderMoves();
+  const banner = $('#banner');
+  if (state.outcome) {
+    const t = outcomeText(state.outcome);
+    banner.hidden = false;
+    banner.innerHTML = `<strong>${esc(t.head)}</strong><span>${esc(t.body)}</span>`;
+  } else banner.hidden = true;
+  const status = $('#status');
+  if (state.outcome) status.textContent = 'The game is over.';
+  else if (!live) status.textContent = `Showing the position after turn ${viewPly} of ${state.moves.length}.`;
+  else if (state.you === 'spectator') status.textContent = `You are watching. ${state.turn === 'white' ? 'White' : 'Black'} to move.`;
+  else if (canMove) status.textContent = `${local.mode === 'local' ? (state.turn === 'white' ? 'White' : 'Black') + ' to move.' : 'Your turn.'}${state.board.check ? ' Check!' : ''}`;
+  else status.textContent = `Waiting for ${state.turn === 'white' ? 'White' : 'Black'}…`;
+  const seat = state.you === 'white' || state.you === 'black' || local.mode === 'local';
+  $('#move-form').hidden = !seat || !!state.outcome;
+  $('#controls').hidden = !seat;
+  $('#resign').disabled = !!state.outcome;
+  $('#offer-draw').disabled = !!state.outcome || (state.draw_offer && state.draw_offer === state.you);
+  $('#takeback').disabled = !!state.outcome || !(state.moves || []).length;
+  $('#rematch').hidden = !state.outcome;
+  const offers = $('#offers');
+  const parts = [];
+  if (!state.outcome && state.draw_offer && state.draw_offer !== state.you && seat) {
+    parts.push(`<div class="offer"><span>${state.draw_offer === 'white' ? 'White' : 'Black'} offers a draw.</span> <button type="button" id="accept-draw" class="primary">Accept</button> <button type="button" id="decline-draw">Decline</button></div>`);
+  } else if (!state.outcome && state.draw_offer) {
+    parts.push('<div class="offer">Draw offered.</div>');
+  }
+  if (!state.outcome && state.takeback_request && state.takeback_request !== state.you && seat) {
+    parts.push(`<div class="offer"><span>${state.takeback_request === 'white' ? 'White' : 'Black'} asks to take back.</span> <button type="button" id="accept-takeback" class="primary">Agree</button> <button type="button" id="decline-takeback">Refuse</button></div>`);
+  }
+  const claims = state.claims || [];
+  for (const c of claims) {
+    const code = typeof c === 'string' ? c : c.code;
+    const text = typeof c === 'string' ? c : c.sentence || c.code;
+    parts.push(`<div class="offer"><button type="button" class="claim" data-claim="${esc(code)}">Claim: ${esc(text)}</button></div>`);
+  }
+  offers.innerHTML = parts.join('');
+  const ad = offers.querySelector('#accept-draw');
+  if (ad) ad.addEventListener('click', () => action('accept-draw'));
+  const dd = offers.querySelector('#decline-draw');
+  if (dd) dd.addEventListener('click', () => action('decline-draw'));
+  const at = offers.querySelector('#accept-takeback');
+  if (at) at.addEventListener('click', () => action('takeback', { action: 'accept' }));
+  const dt = offers.querySelector('#decline-takeback');
+  if (dt) dt.addEventListener('click', () => action('takeback', { action: 'decline' }));
+  for (const b of offers.querySelectorAll('[data-claim]')) b.addEventListener('click', () => action('claim', { claim: b.dataset.claim }));
+  const friend = $('#friend');
+  if (local.friend && !state.outcome) {
+    friend.hidden = false;
+    $('#friend-link').value = local.friend;
+  } else friend.hidden = true;
+  $('#rules-link').href = `/rules/${encodeURIComponent(state.variant)}`;
+  $('#record-link').href = `/api/games/${encodeURIComponent(id)}/record`;
+  $('#move-input').placeholder = { chess: 'e.g. e4 or e2e4', vyrt: 'e.g. E2-E4', cypher: 'e.g. d4 or d3-d4', 'little-cheops': 'e.g. e2e3', 'little-cheops-imperial': 'e.g. e2e3 or appoint:d4' }[state.variant] || 'a move';
+}
+
+setInterval(() => {
+  if (state && state.clock && !state.outcome) renderPlayers();
+}, 250);
+
+// ----- live -----
+
+function connect() {
+  if (!state) return;
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  // The socket is authenticated by the seat's cookie (a token never goes in an address);
+  // at one screen it may be a spectator's, and each event is followed by a read with the token.
+  const url = `${proto}//${location.host}/api/games/${encodeURIComponent(id)}/ws?since=${state.version}`;
+  let sock;
+  try {
+    sock = new WebSocket(url);
+  } catch {
+    retry();
+    return;
+  }
+  ws = sock;
+  sock.onopen = () => {
+    wsTries = 0;
+    document.body.classList.remove('offline');
+  };
+  sock.onmessage = async (ev) => {
+    let msg;
+    try {
+      msg = JSON.parse(ev.data);
+    } catch {
+      return;
+    }
+    if (!msg || typeof msg !== 'object') return;
+    if (local.mode === 'local') {
+      if (!msg.state) return;
+      try {
+        setState(await fetchState());
+      } catch {
+        /* the next event will try again */
+      }
+    } else if (msg.state) {
+      setState(msg.state);
+    }
+  };
+  sock.onclose = () => {
+    if (ws === sock) retry();
+  };
+  sock.onerror = () => {};
+}
+
+function retry() {
+  document.body.classList.add('offline');
+  wsTries++;
+  const delay = Math.min(4000, 250 * 2 ** Math.min(wsTries, 4));
+  setTimeout(async () => {
+    try {
+      setState(await fetchState());
+    } catch {
+      /* still away */
+    }
+    connect();
+  }, delay);
+}
+
+async function main() {
+  if (!id) {
+    app.innerHTML = '<p class="error">No game is named in this address.</p>';
+    return;
+  }
+  try {
+    variantList = await variants();
+  } catch {
+    variantList = [];
+  }
+  try {
+    const s = await fetchState();
+    if (s.you && (s.you === 'white' || s.you === 'black') && !local.me) {
+      local.me = s.you;
+      saveLocalGame(id, local);
+    }
+    setState(s);
+  } catch (e) {
+    app.innerHTML = `<p class="error">${esc(e.message)}</p>`;
+    return;
+  }
+  connect();
+}
+
+main();

@@ -1,0 +1,153 @@
+// Home page: pick a game (with a picture of its start position), an opponent, a colour,
+// the rule options and an optional clock, then start.
+
+import { api, variants, saveLocalGame, esc, header } from './api.js';
+import { Board } from './board.js';
+import { snapshotFromFen } from './snapshot.js';
+
+const app = document.getElementById('app');
+document.getElementById('top').innerHTML = header('home');
+
+// One paragraph on each game for the home page (the server's summary is used for others).
+const ABOUT = {
+  chess: 'Orthodox chess, the game every other one here starts from. Useful to check the engine and to warm up.',
+  vyrt: 'Chess on a 12x12 torus: the left edge joins the right and the top joins the bottom, so Rooks and Bishops run round the board and there are no corners to hide in. Each side has the classic pieces in the middle and a ring of 22 Pawns. Drag the board or use the arrow keys to turn it round.',
+  cypher: 'A 10x11 board cut into Court (the rim), Border (the middle rank) and Field. Where a piece stands decides what it may capture and be captured by. Each side has a Spy that lets pieces into Court, flips a King it comes next to, and can be captured only by infiltration.',
+  'little-cheops': 'The Common style of Little Cheops on 9x9: Towers, Ministers, a Prime Minister, Knights, Pawns and two Civilians that can never be captured.',
+  'little-cheops-imperial': 'The Imperial style on 13x13, with Castles built from two Rooks and two Civilians, arrests, and Deputies appointed in secret: the server is the umpire and shows you only what you may know.',
+};
+
+function optionInput(opt) {
+  const name = opt.name || opt.id;
+  const id = `rule-${name}`;
+  const help = opt.description || opt.help;
+  const desc = help ? `<small>${esc(help)}</small>` : '';
+  const values = opt.values || opt.choices;
+  const def = opt.default;
+  if (typeof def === 'boolean' || opt.kind === 'bool' || opt.type === 'bool' || opt.type === 'boolean') {
+    return `<label class="rule"><input type="checkbox" id="${esc(id)}" data-rule="${esc(name)}" data-type="bool"${def ? ' checked' : ''}> ${esc(opt.label || name)} ${desc}</label>`;
+  }
+  if (Array.isArray(values) && values.length) {
+    const opts = values.map((v) => `<option${String(v) === String(def) ? ' selected' : ''}>${esc(v)}</option>`).join('');
+    return `<label class="rule">${esc(opt.label || name)} <select id="${esc(id)}" data-rule="${esc(name)}" data-type="${typeof def === 'number' ? 'number' : 'text'}">${opts}</select> ${desc}</label>`;
+  }
+  const type = typeof def === 'number' ? 'number' : 'text';
+  return `<label class="rule">${esc(opt.label || name)} <input id="${esc(id)}" data-rule="${esc(name)}" data-type="${type}" type="${type}" value="${esc(def ?? '')}"> ${desc}</label>`;
+}
+
+function options(v) {
+  const o = v.options || v.rule_options || v.rules || [];
+  if (Array.isArray(o)) return o;
+  return Object.entries(o).map(([name, val]) => (typeof val === 'object' && val ? { name, ...val } : { name, default: val }));
+}
+
+async function main() {
+  let list;
+  try {
+    list = await variants();
+  } catch (e) {
+    app.innerHTML = `<p class="error">${esc(e.message)}</p>`;
+    return;
+  }
+  const params = new URLSearchParams(location.search);
+  let chosen = params.get('variant') || (list[0] && list[0].id);
+  app.innerHTML = `
+    <section class="intro"><h1>Play a chess variant</h1>
+    <p>Pick a game, an opponent and a colour, then press Start. The rules are one click away on the game page.</p></section>
+    <section class="variant-list" aria-label="Games">${list
+      .map(
+        (v) => `<button type="button" class="variant-card" data-variant="${esc(v.id)}" aria-pressed="false">
+          <div class="thumb" data-thumb="${esc(v.id)}"></div>
+          <h2>${esc(v.name || v.id)}</h2>
+          <p>${esc(ABOUT[v.id] || v.description || v.summary || '')}</p>
+        </button>`,
+      )
+      .join('')}</section>
+    <form id="new-game" class="new-game">
+      <h2>New game: <span id="chosen-name"></span> <a id="rules-link" href="#">rules</a></h2>
+      <p class="chosen-about" id="chosen-about"></p>
+      <fieldset><legend>Opponent</legend>
+        <label><input type="radio" name="opponent" value="engine" checked> the engine, level
+          <select name="level" id="level">${[1, 2, 3, 4, 5, 6, 7, 8].map((l) => `<option${l === 3 ? ' selected' : ''}>${l}</option>`).join('')}</select></label>
+        <label><input type="radio" name="opponent" value="friend"> a friend, by link</label>
+        <label><input type="radio" name="opponent" value="local"> two players at one screen</label>
+      </fieldset>
+      <fieldset><legend>Your colour</legend>
+        <label><input type="radio" name="color" value="white" checked> White</label>
+        <label><input type="radio" name="color" value="black"> Black</label>
+        <label><input type="radio" name="color" value="random"> random</label>
+      </fieldset>
+      <fieldset id="rule-options"><legend>Rule options</legend></fieldset>
+      <fieldset><legend>Clock</legend>
+        <label><input type="checkbox" name="clock" id="clock"> play with a clock:</label>
+        <label><input type="number" name="minutes" id="minutes" min="1" max="180" value="10"> minutes</label>
+        <label>+ <input type="number" name="increment" id="increment" min="0" max="60" value="5"> seconds a turn</label>
+      </fieldset>
+      <button type="submit" class="primary" id="start">Start</button>
+      <p class="error" id="start-error" role="alert"></p>
+    </form>`;
+
+  for (const v of list) {
+    const box = app.querySelector(`[data-thumb="${CSS.escape(v.id)}"]`);
+    const snap = v.board || v.start_board || snapshotFromFen(v.id, v.geometry, v.start_fen);
+    if (box && snap) {
+      const b = new Board(box, {});
+      b.set({ board: snap, variant: v.id });
+      b.svg.removeAttribute('tabindex');
+    }
+  }
+
+  const select = (id) => {
+    chosen = id;
+    const v = list.find((x) => x.id === id);
+    for (const card of app.querySelectorAll('.variant-card')) card.setAttribute('aria-pressed', String(card.dataset.variant === id));
+    app.querySelector('#chosen-name').textContent = v ? v.name || v.id : id;
+    app.querySelector('#rules-link').href = `/rules/${encodeURIComponent(id)}`;
+    app.querySelector('#chosen-about').textContent = v ? ABOUT[v.id] || v.description || v.summary || '' : '';
+    const ro = app.querySelector('#rule-options');
+    const opts = v ? options(v) : [];
+    ro.innerHTML = `<legend>Rule options</legend>${opts.length ? opts.map(optionInput).join('') : '<p class="muted">This game has no rule options.</p>'}`;
+  };
+  for (const card of app.querySelectorAll('.variant-card')) card.addEventListener('click', () => select(card.dataset.variant));
+  select(chosen);
+
+  app.querySelector('#new-game').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const f = e.target;
+    const opponent = f.opponent.value;
+    let color = f.color.value;
+    if (color === 'random') color = Math.random() < 0.5 ? 'white' : 'black';
+    const rules = {};
+    for (const el of app.querySelectorAll('[data-rule]')) {
+      const t = el.dataset.type;
+      rules[el.dataset.rule] = t === 'bool' ? el.checked : t === 'number' ? Number(el.value) : el.value;
+    }
+    const other = color === 'white' ? 'black' : 'white';
+    const body = { variant: chosen, rules, white: 'human', black: 'human' };
+    if (opponent === 'engine') body[other] = `engine:${f.level.value}`;
+    if (f.clock.checked) {
+      body.clock = { initial_ms: Math.round(Number(f.minutes.value) * 60000), increment_ms: Math.round(Number(f.increment.value) * 1000) };
+    }
+    const err = app.querySelector('#start-error');
+    err.textContent = '';
+    try {
+      const g = await api('POST', '/api/games', body);
+      const seats = g.seats || {};
+      const tokens = {};
+      for (const c of ['white', 'black']) if (seats[c] && seats[c].token) tokens[c] = seats[c].token;
+      const info = { mode: opponent, me: color, tokens, variant: chosen };
+      if (opponent === 'friend' && seats[other]) info.friend = new URL(seats[other].url || `/play/${seats[other].token}`, location.href).href;
+      if (opponent !== 'local') {
+        // the friend's token is not kept: the link is enough
+        info.tokens = { [color]: tokens[color] };
+      }
+      saveLocalGame(g.id, info);
+      const mine = seats[color];
+      location.href = opponent !== 'local' && mine && mine.url ? mine.url : `/game/${encodeURIComponent(g.id)}`;
+    } catch (ex) {
+      err.textContent = body.clock && /clock/.test(ex.message) ? 'This server does not keep clocks yet: untick the clock to play.' : ex.message;
+    }
+  });
+}
+
+main();
