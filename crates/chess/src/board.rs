@@ -291,7 +291,7 @@ impl Chess {
         let moving = self.board[from as usize];
         let role = Role::ALL[(moving % 6) as usize];
         let captured = self.board[to as usize];
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         if role == Role::Pawn || captured != EMPTY {
             self.halfmove = 0;
         }
@@ -326,7 +326,7 @@ impl Chess {
         self.castling &= CASTLE_MASK[from as usize] & CASTLE_MASK[to as usize];
         self.key ^= k.castling[self.castling as usize];
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.turn = us.other();
         self.key ^= k.black;

@@ -75,7 +75,9 @@ pub(crate) fn parse(pos: &Chess, text: &str) -> Result<Move, MoveError> {
     }
     let moves = pos.moves();
     let lower = raw.to_ascii_lowercase();
-    if let Some(m) = moves.iter().find(|&&m| pos.move_text(m) == lower) {
+    // Canonical text as written first; a capital letter makes it SAN (`B1d2` is the Bishop
+    // from c1, not b1d2), and only then is canonical text read in any case.
+    if let Some(m) = moves.iter().find(|&&m| pos.move_text(m) == raw) {
         return Ok(*m);
     }
     let cleaned: String = menagerie_core::position::strip_marks(raw)
@@ -94,7 +96,11 @@ pub(crate) fn parse(pos: &Chess, text: &str) -> Result<Move, MoveError> {
         .collect();
     match found.as_slice() {
         [m] => return Ok(*m),
-        [] => {}
+        [] => {
+            if let Some(m) = moves.iter().find(|&&m| pos.move_text(m) == lower) {
+                return Ok(*m);
+            }
+        }
         many => {
             return Err(MoveError::Ambiguous {
                 text: raw.to_string(),

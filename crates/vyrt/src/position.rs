@@ -307,7 +307,7 @@ impl VyrtPosition {
         let (from, to, flag) = (mv.f(), mv.t(), mv.flag());
         let code = self.board[from];
         self.key ^= self.state_key();
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         if self.board[to] != 0 {
             self.take(to);
             self.halfmove = 0;
@@ -354,7 +354,7 @@ impl VyrtPosition {
             }
         }
         if us == 1 {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.turn = self.turn.other();
         self.key ^= self.state_key();
