@@ -5,7 +5,7 @@ use crate::players::{build, Player, PlayerSpec};
 use crate::record::{self, fmt_points, points};
 use crate::GameArgs;
 use menagerie_core::{Color, Outcome, RuleOptions, Termination};
-use menagerie_variants::{AnyGame, Limits, Variant, VariantError};
+use menagerie_variants::{AnyGame, Engine, Limits, Variant, VariantError, HASH_MB};
 use std::io::{BufRead, Write};
 
 /// Options of `menagerie play`.
@@ -204,11 +204,11 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
             "hint" => {
                 let limits = Limits::movetime(args.movetime.clamp(1, 1000));
                 // The engine advises from the player's view, never the umpire's secrets.
-                let mut probe = match view_of(&variant, &options, g.as_ref(), Some(side))? {
+                let probe = match view_of(&variant, &options, g.as_ref(), Some(side))? {
                     Some(view) => view,
                     None => g.fork(),
                 };
-                let r = probe.search(&limits, None, &mut |_| {});
+                let r = Engine::new(HASH_MB).search(&*probe, &limits, None, &mut |_| {});
                 if let (Some(c), Some(h)) = (r.best, r.best_human) {
                     println!("hint: {h} ({c}), score {}", r.info.score);
                 }

@@ -2,7 +2,7 @@
 //! greedy capturer, or an external UCI engine.
 
 use crate::uci_client::UciEngine;
-use menagerie_variants::{AnyGame, Limits, VariantError};
+use menagerie_variants::{AnyGame, Engine, Evaluation, Limits, VariantError, HASH_MB};
 use std::time::Duration;
 
 /// A small seeded generator (SplitMix64): reproducible matches without a dependency.
@@ -132,49 +132,31 @@ pub trait Player {
     fn new_game(&mut self) {}
 }
 
-/// This engine, keeping its own copy of the game so its hash table lives across moves.
+/// This engine, keeping its searcher so its hash table lives across moves.
 pub struct EnginePlayer {
     limits: Limits,
-    mine: Option<Box<dyn AnyGame>>,
+    engine: Engine,
 }
 
 impl EnginePlayer {
     /// An engine searching within `limits`.
     pub fn new(limits: Limits) -> Self {
-        EnginePlayer { limits, mine: None }
+        EnginePlayer {
+            limits,
+            engine: Engine::new(HASH_MB),
+        }
     }
 }
 
 impl Player for EnginePlayer {
     fn choose(&mut self, game: &mut dyn AnyGame) -> Result<String, VariantError> {
-        let theirs = game.history_canonical();
-        // Catch up with the moves played since the last search, or start afresh.
-        let synced = match self.mine.as_mut() {
-            Some(mine) if mine.start_fen() == game.start_fen() => {
-                let ours = mine.history_canonical();
-                if theirs.len() >= ours.len() && theirs[..ours.len()] == ours[..] {
-                    theirs[ours.len()..].iter().all(|mv| mine.push(mv).is_ok())
-                } else {
-                    false
-                }
-            }
-            _ => false,
-        };
-        if !synced {
-            self.mine = Some(game.fork());
-        }
-        let mine = self
-            .mine
-            .as_mut()
-            .ok_or_else(|| VariantError::Other("the engine lost its game".into()))?;
-        mine.search(&self.limits, None, &mut |_| {})
+        self.engine
+            .search(&*game, &self.limits, None, &mut |_| {})
             .best
             .ok_or_else(|| VariantError::Other("the engine found no legal move".into()))
     }
     fn new_game(&mut self) {
-        if let Some(m) = self.mine.as_mut() {
-            m.clear_search();
-        }
+        self.engine.new_game();
     }
 }
 
@@ -202,13 +184,14 @@ impl Player for GreedyPlayer {
             return Err(VariantError::Other("there is no legal move".into()));
         }
         let me = game.turn();
-        let before = game.material();
+        let eval = Evaluation::for_game(&*game)?;
+        let before = eval.material(&*game);
         let mut best_gain = 0;
         let mut best: Vec<&String> = Vec::new();
         for mv in &moves {
             game.push(mv)?;
             let wins = game.outcome().and_then(|o| o.winner) == Some(me);
-            let gain = -game.material() - before;
+            let gain = -eval.material(&*game) - before;
             game.pop();
             if wins {
                 return Ok(mv.clone());

@@ -2,7 +2,7 @@
 //! medians over several runs from fixed positions (a fresh hash table each run).
 
 use menagerie_core::RuleOptions;
-use menagerie_variants::{registry, Limits, VariantError};
+use menagerie_variants::{registry, Engine, Limits, VariantError, HASH_MB};
 
 /// Extra positions searched besides each variant's start.
 const POSITIONS: &[(&str, &str)] = &[
@@ -43,8 +43,8 @@ pub fn run(only: &[String], runs: usize, nodes: u64) -> Result<(), VariantError>
             let mut searched = 0;
             let mut depth = 0;
             for _ in 0..runs {
-                let mut g = v.open(Some(&fen), &RuleOptions::new())?;
-                let r = g.search(&Limits::nodes(nodes), None, &mut |_| {});
+                let g = v.open(Some(&fen), &RuleOptions::new())?;
+                let r = Engine::new(HASH_MB).search(&*g, &Limits::nodes(nodes), None, &mut |_| {});
                 times.push(r.info.elapsed.as_secs_f64());
                 searched = r.info.nodes;
                 depth = r.info.depth;

@@ -2,10 +2,10 @@
 //! `--variant`, any game whose canonical move text suits UCI), with `go perft` too.
 
 use menagerie_core::RuleOptions;
-use menagerie_variants::{find, AnyGame, Limits, SearchInfo, VariantError};
+use menagerie_variants::{find, AnyGame, Engine, Limits, SearchInfo, VariantError, HASH_MB};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -68,17 +68,24 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
     let options = RuleOptions::new();
     let mut game: Option<Box<dyn AnyGame>> = Some(variant.open(None, &options)?);
     let mut searching: Option<JoinHandle<Box<dyn AnyGame>>> = None;
+    // Whether the running search has no limit of its own (`go infinite`, or none given).
+    let mut unlimited = false;
+    // One engine for the session: its hash table lives across the positions of a game.
+    let engine = Arc::new(Mutex::new(Engine::new(HASH_MB)));
     let stop = Arc::new(AtomicBool::new(false));
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some(&cmd) = words.first() else { continue };
-        // Any command but `isready`/`stop` ends a running search first: a GUI sends them
-        // only after `bestmove`, and a stray one must not wait on an infinite search.
-        if !matches!(cmd, "isready" | "stop") {
+        // Any command but `isready`/`stop` waits for a running search first: a GUI sends
+        // them only after `bestmove`. A stray one stops an infinite search (the stop is
+        // obeyed at once) and waits for a limited one to end by its limits.
+        if !matches!(cmd, "isready" | "stop" | "quit") {
             if let Some(h) = searching.take() {
-                stop.store(true, Ordering::Relaxed);
+                if unlimited {
+                    stop.store(true, Ordering::Relaxed);
+                }
                 game = h.join().ok();
             }
         }
@@ -90,9 +97,7 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
             }
             "isready" => say("readyok"),
             "ucinewgame" => {
-                if let Some(g) = game.as_mut() {
-                    g.clear_search();
-                }
+                engine.lock().unwrap_or_else(|e| e.into_inner()).new_game();
             }
             "position" => {
                 let moves_at = words.iter().position(|w| *w == "moves");
@@ -103,10 +108,6 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
                 };
                 match variant.open(fen.as_deref(), &options) {
                     Ok(mut g) => {
-                        if let Some(previous) = game.take() {
-                            // Keep the hash table across positions of one game.
-                            g = keep_searcher(previous, g);
-                        }
                         for mv in moves_at.map_or(&[][..], |i| &words[i + 1..]) {
                             if let Err(e) = g.push(mv) {
                                 say(&format!("info string illegal move {mv}: {e}"));
@@ -119,7 +120,7 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
                 }
             }
             "go" => {
-                let Some(mut g) = game.take() else { continue };
+                let Some(g) = game.take() else { continue };
                 if words.get(1) == Some(&"perft") {
                     let depth = words.get(2).and_then(|d| d.parse().ok()).unwrap_or(1);
                     let rows = g.divide(depth);
@@ -138,10 +139,13 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
                 if words.contains(&"infinite") {
                     limits = Limits::default();
                 }
+                unlimited = limits == Limits::default();
                 stop.store(false, Ordering::Relaxed);
                 let flag = stop.clone();
+                let engine = engine.clone();
                 searching = Some(std::thread::spawn(move || {
-                    let r = g.search(&limits, Some(flag), &mut |it| say(&info_line(it)));
+                    let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+                    let r = engine.search(&*g, &limits, Some(flag), &mut |it| say(&info_line(it)));
                     say(&format!(
                         "bestmove {}",
                         r.best.unwrap_or_else(|| "0000".into())
@@ -165,13 +169,4 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
         let _ = h.join();
     }
     Ok(())
-}
-
-/// The new game, but searched by the previous game's searcher when they share a start.
-fn keep_searcher(mut previous: Box<dyn AnyGame>, fresh: Box<dyn AnyGame>) -> Box<dyn AnyGame> {
-    if previous.start_fen() != fresh.start_fen() {
-        return fresh;
-    }
-    while previous.pop().is_some() {}
-    previous
 }

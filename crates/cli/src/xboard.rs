@@ -3,12 +3,14 @@
 
 use crate::xboard_moves::{canonical_guesses, parse_xb_move, setup_line, xb_moves, Coords};
 use menagerie_core::{Color, MoveError, RuleOptions};
-use menagerie_variants::{find, registry, AnyGame, Limits, Score, Variant, VariantError};
+use menagerie_variants::{
+    find, registry, AnyGame, Engine, Limits, Score, Variant, VariantError, HASH_MB,
+};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Options of `menagerie xboard`.
@@ -133,7 +135,11 @@ fn reason(e: &MoveError) -> String {
 
 /// The chosen move if XBoard can show it; else the best of the moves it can show, each
 /// searched briefly, so the board in the GUI never goes wrong.
-fn showable_choice(game: &mut dyn AnyGame, best: Option<String>) -> Option<String> {
+fn showable_choice(
+    engine: &mut Engine,
+    game: &mut dyn AnyGame,
+    best: Option<String>,
+) -> Option<String> {
     let table = xb_moves(game);
     let best = best?;
     if table.values().any(|c| *c == best) {
@@ -159,9 +165,14 @@ fn showable_choice(game: &mut dyn AnyGame, best: Option<String>) -> Option<Strin
                     nodes: Some(2_000),
                     movetime: None,
                 };
-                -rank_score(probe.search(&limits, None, &mut |_| {}).info.score)
+                -rank_score(
+                    engine
+                        .search(&*probe, &limits, None, &mut |_| {})
+                        .info
+                        .score,
+                )
             }
-            None => -i64::from(probe.evaluate()),
+            None => -i64::from(engine.evaluate(&*probe).unwrap_or(0)),
         };
         if choice.as_ref().is_none_or(|(v, _)| value > *v) {
             choice = Some((value, canonical.clone()));
@@ -183,6 +194,8 @@ struct Session {
     analysing: bool,
     clock: Clock,
     search: Option<(u64, Purpose, Arc<AtomicBool>)>,
+    /// The searcher, shared with the search thread; its hash table lives across moves.
+    searcher: Arc<Mutex<Engine>>,
     next_id: u64,
     tx: Sender<Event>,
     /// Lines held back while a move is being chosen (`ping` must wait for the move).
@@ -249,8 +262,10 @@ impl Session {
         self.search = Some((id, purpose, flag.clone()));
         let tx = self.tx.clone();
         let post = self.post || purpose == Purpose::Analyse;
+        let searcher = self.searcher.clone();
         std::thread::spawn(move || {
-            let r = g.search(&limits, Some(flag), &mut |it| {
+            let mut engine = searcher.lock().unwrap_or_else(|e| e.into_inner());
+            let r = engine.search(&*g, &limits, Some(flag), &mut |it| {
                 if post {
                     say(&format!(
                         "{} {} {} {} {}",
@@ -263,7 +278,7 @@ impl Session {
                 }
             });
             let best = match purpose {
-                Purpose::Move => showable_choice(g.as_mut(), r.best),
+                Purpose::Move => showable_choice(&mut engine, g.as_mut(), r.best),
                 Purpose::Analyse => r.best,
             };
             let _ = tx.send(Event::Searched { id, game: g, best });
@@ -395,7 +410,10 @@ impl Session {
                 self.clock.st = None;
                 let default = self.default.clone();
                 self.start(default)?;
-                self.game()?.clear_search();
+                self.searcher
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .new_game();
             }
             "variant" => {
                 let name = arg(1);
@@ -562,6 +580,7 @@ pub fn run(args: XboardArgs) -> Result<(), VariantError> {
         analysing: false,
         clock: Clock::default(),
         search: None,
+        searcher: Arc::new(Mutex::new(Engine::new(HASH_MB))),
         next_id: 0,
         tx,
         held: VecDeque::new(),

@@ -93,16 +93,14 @@ fn small(n: u32, field: &'static str) -> Result<u8, PositionError> {
 }
 
 fn parse_number(text: &str, field: &'static str) -> Result<u32, PositionError> {
-    // Any u32 the game itself may write (its counters saturate there), nothing larger.
     if text.is_empty() || !text.bytes().all(|c| c.is_ascii_digit()) {
         return Err(PositionError::new(
             field,
             format!("expected a whole number, found '{text}'"),
         ));
     }
-    text.parse().map_err(|_| {
-        PositionError::new(field, format!("{text} is out of range (at most {})", u32::MAX))
-    })
+    text.parse()
+        .map_err(|_| PositionError::new(field, format!("expected a whole number, found '{text}'")))
 }
 
 fn parse_pair(text: &str, sep: char, field: &'static str) -> Result<[u32; 2], PositionError> {

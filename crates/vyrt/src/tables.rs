@@ -20,6 +20,7 @@
 // Tables are built in `const` blocks, where loops over indices are the only loops.
 #![allow(clippy::needless_range_loop)]
 
+use menagerie_core::geometry::{self, Offset};
 use menagerie_core::Wide;
 
 /// A set of squares of the torus (144 of the 192 bits are used).
@@ -127,7 +128,7 @@ pub fn circle_attack(occ: u16, p: u32) -> u16 {
     rot_up(CIRCLE[(rot_down(occ, p) >> 1) as usize] as u32, p)
 }
 
-const fn leaper_table(offsets: [(i32, i32); 8]) -> [Bb; N] {
+const fn leaper_table(offsets: &[Offset; 8]) -> [Bb; N] {
     let mut t = [Wide([0; 3]); N];
     let mut s = 0;
     while s < N {
@@ -135,7 +136,7 @@ const fn leaper_table(offsets: [(i32, i32); 8]) -> [Bb; N] {
         let mut b = [0u64; 3];
         let mut i = 0;
         while i < 8 {
-            b = bb_with(b, sq(x + offsets[i].0, y + offsets[i].1));
+            b = bb_with(b, sq(x + offsets[i].dx as i32, y + offsets[i].dy as i32));
             i += 1;
         }
         t[s] = Wide(b);
@@ -144,29 +145,11 @@ const fn leaper_table(offsets: [(i32, i32); 8]) -> [Bb; N] {
     t
 }
 
-/// The eight Knight targets of every square.
-pub static KNIGHT: [Bb; N] = leaper_table([
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
+/// The eight Knight targets of every square (the core's Knight leaps, wrapped).
+pub static KNIGHT: [Bb; N] = leaper_table(&geometry::KNIGHT);
 
-/// The eight King neighbours of every square.
-pub static KING: [Bb; N] = leaper_table([
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-]);
+/// The eight King neighbours of every square (the core's King steps, wrapped).
+pub static KING: [Bb; N] = leaper_table(&geometry::KING);
 
 /// The y of the rank a pawn of each colour promotes on (rank 8 for White, rank 1 for Black).
 pub const PROMOTION_Y: [usize; 2] = [9, 2];
@@ -233,6 +216,31 @@ const fn pawn_tables(reversed: bool) -> PawnTables {
 
 /// Pawn tables: `[0]` the rulings (R5), `[1]` the option `reversed-back-pawns`.
 pub static PAWNS: [PawnTables; 2] = [pawn_tables(false), pawn_tables(true)];
+
+/// Pushes a pawn of each colour still needs to reach its promotion rank, `[color][square]`,
+/// under one reading of the pawn rules (0 on the promotion rank itself).
+const fn pawn_steps(reversed: bool) -> [[u8; N]; 2] {
+    let mut out = [[0u8; N]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut s = 0;
+        while s < N {
+            let mut y = (s / 12) as i32;
+            let mut steps = 0;
+            while y as usize != PROMOTION_Y[c] && steps < 12 {
+                y = (y + pawn_dy(reversed, c, y as usize)).rem_euclid(12);
+                steps += 1;
+            }
+            out[c][s] = steps;
+            s += 1;
+        }
+        c += 1;
+    }
+    out
+}
+
+/// [`pawn_steps`] for `[0]` the rulings and `[1]` the option `reversed-back-pawns`.
+pub static PAWN_STEPS: [[[u8; N]; 2]; 2] = [pawn_steps(false), pawn_steps(true)];
 
 /// Whether a pawn of `color` may stand on row `y` under the chosen pawn reading.
 pub const fn pawn_row_ok(reversed: bool, color: usize, y: usize) -> bool {

@@ -2,8 +2,8 @@
 
 use menagerie_chess::Chess;
 use menagerie_core::{Color, Geometry, Outcome, Position, Square, Termination};
-use menagerie_engine::eval::chess::ChessEval;
 use menagerie_engine::{GenericEval, Limits, Score, Searcher};
+use menagerie_variants::eval::chess::ChessEval;
 use std::sync::OnceLock;
 
 fn best_chess(fen: &str, limits: Limits) -> (String, Score) {
