@@ -3,7 +3,7 @@
 
 use menagerie_core::{Position, RuleOptions, VariantSpec};
 pub use menagerie_variants::AnyGame;
-use menagerie_variants::{find, registry, Limits, Variant};
+use menagerie_variants::{find, registry, Engine, Limits, Variant};
 use std::time::{Duration, Instant};
 
 /// One variant id with the rule options each variant offers.
@@ -55,7 +55,7 @@ pub fn open(id: &str, fen: Option<&str>, opts: &[String]) -> Result<Box<dyn AnyG
 pub struct Searched {
     /// The chosen turn in canonical text.
     pub best: Option<String>,
-    /// Nodes of the last completed iteration.
+    /// Nodes searched in all.
     pub nodes: u64,
     /// Wall time of the whole search.
     pub elapsed: Duration,
@@ -74,10 +74,12 @@ pub fn search(
         movetime,
     };
     let start = Instant::now();
-    let report = game.search(&limits, None, &mut |_| {});
+    // A fresh engine with a small table each time: the result depends on the input only.
+    let mut engine = Engine::new(1);
+    let report = engine.search(game, &limits, None, &mut |_| {});
     Searched {
         best: report.best,
-        nodes: report.info.nodes,
+        nodes: report.nodes,
         elapsed: start.elapsed(),
     }
 }
@@ -107,10 +109,16 @@ pub fn with_typed<R>(id: &str, fen: &str, opts: &[String], f: impl TypedCheck<R>
     if let Some(s) = menagerie_vyrt::variants().into_iter().find(|s| s.id == id) {
         return Some(f.run(s, fen, &o));
     }
-    if let Some(s) = menagerie_cypher::variants().into_iter().find(|s| s.id == id) {
+    if let Some(s) = menagerie_cypher::variants()
+        .into_iter()
+        .find(|s| s.id == id)
+    {
         return Some(f.run(s, fen, &o));
     }
-    if let Some(s) = menagerie_cheops::variants().into_iter().find(|s| s.id == id) {
+    if let Some(s) = menagerie_cheops::variants()
+        .into_iter()
+        .find(|s| s.id == id)
+    {
         return Some(f.run(s, fen, &o));
     }
     None

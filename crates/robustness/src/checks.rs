@@ -82,7 +82,11 @@ pub fn accepted_game(id: &str, opts: &[String], game: &mut dyn AnyGame) {
                     let reopened = api::open(id, Some(&after), opts).unwrap_or_else(|e| {
                         panic!("{id} {opts:?}: {after:?} (after {c} at {fen:?}) is refused: {e}")
                     });
-                    assert_eq!(reopened.fen(), after, "{id}: round trip after {c} at {fen:?}");
+                    assert_eq!(
+                        reopened.fen(),
+                        after,
+                        "{id}: round trip after {c} at {fen:?}"
+                    );
                     assert_eq!(game.pop().as_deref(), Some(c.as_str()), "{id}: pop of {c}");
                     assert_eq!(game.fen(), fen, "{id}: play and undo {c} at {fen:?}");
                 }
@@ -105,13 +109,12 @@ pub fn short_search(id: &str, game: &mut dyn AnyGame) {
     let legal = game.legal_moves();
     let found = api::search(game, Some(2), Some(SEARCH_NODES), None);
     assert_eq!(game.fen(), fen, "{id}: the search changed the position");
-    // A finished game offers no turn; that a search of one still returns a turn is a
-    // known defect (issue 15, "a search on a game already over"): the regression test
-    // `search_on_a_finished_game_returns_nothing` holds it, so it is not checked here.
     if game.outcome().is_some() {
-        return;
-    }
-    if let Some(best) = &found.best {
+        assert_eq!(
+            found.best, None,
+            "{id}: a search of the finished game {fen:?} chose a turn"
+        );
+    } else if let Some(best) = &found.best {
         assert!(
             legal.contains(best),
             "{id}: the search at {fen:?} chose {best}, not a legal turn"
@@ -128,10 +131,18 @@ pub fn typed_position(id: &str, fen: &str, opts: &[String]) {
     impl TypedCheck<()> for Keys {
         fn run<P: Position>(self, spec: VariantSpec<P>, fen: &str, opts: &RuleOptions) {
             let Ok(pos) = (spec.from_fen)(fen, opts) else {
-                panic!("{}: {fen:?} opens in the registry but not in the typed game", spec.id)
+                panic!(
+                    "{}: {fen:?} opens in the registry but not in the typed game",
+                    spec.id
+                )
             };
             let fresh = (spec.from_fen)(&pos.fen(), opts).ok();
-            assert_eq!(fresh.map(|p| p.key()), Some(pos.key()), "{}: key of {fen:?}", spec.id);
+            assert_eq!(
+                fresh.map(|p| p.key()),
+                Some(pos.key()),
+                "{}: key of {fen:?}",
+                spec.id
+            );
             let mut moves = Vec::new();
             pos.legal_moves(&mut moves);
             let mut game = menagerie_core::Game::new(pos.clone());
@@ -140,7 +151,11 @@ pub fn typed_position(id: &str, fen: &str, opts: &[String]) {
                 next.play(m);
                 let text = next.fen();
                 let reread = (spec.from_fen)(&text, opts).unwrap_or_else(|e| {
-                    panic!("{}: {text:?} after {} is refused: {e}", spec.id, pos.move_text(m))
+                    panic!(
+                        "{}: {text:?} after {} is refused: {e}",
+                        spec.id,
+                        pos.move_text(m)
+                    )
                 });
                 assert_eq!(
                     reread.key(),
@@ -228,7 +243,11 @@ pub fn move_text(data: &[u8]) {
             }
             Err(e) => {
                 assert!(!e.to_string().is_empty(), "{id}: empty error for {line:?}");
-                assert_eq!(game.fen(), before, "{id}: the refused {line:?} changed the game");
+                assert_eq!(
+                    game.fen(),
+                    before,
+                    "{id}: the refused {line:?} changed the game"
+                );
             }
         }
     }
@@ -252,7 +271,10 @@ pub fn pieces(data: &[u8]) {
     for (canonical, _) in game.legal_moves_with_human() {
         match game.push(&canonical) {
             Ok((c, _)) => {
-                assert_eq!(c, canonical, "{id} with custom pieces: {canonical} at {fen:?}");
+                assert_eq!(
+                    c, canonical,
+                    "{id} with custom pieces: {canonical} at {fen:?}"
+                );
                 game.pop();
             }
             Err(e) => assert!(
@@ -272,4 +294,3 @@ pub fn record(data: &[u8]) {
         assert!(!e.is_empty(), "an empty error for the record {text:?}");
     }
 }
-

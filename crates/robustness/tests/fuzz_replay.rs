@@ -10,7 +10,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 fn seeds_dir(target: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds").join(target)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/seeds")
+        .join(target)
 }
 
 fn seeds(target: &str) -> Vec<Vec<u8>> {
@@ -47,7 +49,11 @@ fn run_one(target: &str, check: fn(&[u8]), input: &[u8], seed: u64) {
 /// The seeds, then `count` mutations (or until `budget` is spent).
 fn replay(target: &str, check: fn(&[u8]), count: usize, budget: Duration) {
     let corpus = seeds(target);
-    assert!(!corpus.is_empty(), "no seeds under {}", seeds_dir(target).display());
+    assert!(
+        !corpus.is_empty(),
+        "no seeds under {}",
+        seeds_dir(target).display()
+    );
     let seed = run_seed();
     eprintln!("{target}: {} seeds, mutation seed {seed}", corpus.len());
     for input in &corpus {
@@ -73,7 +79,12 @@ fn position_strings() {
 
 #[test]
 fn move_texts() {
-    replay("move_text", checks::move_text, 3_000, Duration::from_secs(10));
+    replay(
+        "move_text",
+        checks::move_text,
+        3_000,
+        Duration::from_secs(10),
+    );
 }
 
 #[test]

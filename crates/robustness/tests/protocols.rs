@@ -18,8 +18,20 @@ fn binary() -> Option<PathBuf> {
 }
 
 const NUMBERS: &[&str] = &[
-    "0", "1", "2", "3", "30", "100", "1000", "-1", "4294967295", "18446744073709551615",
-    "99999999999999999999", "1e30", "x", "",
+    "0",
+    "1",
+    "2",
+    "3",
+    "30",
+    "100",
+    "1000",
+    "-1",
+    "4294967295",
+    "18446744073709551615",
+    "99999999999999999999",
+    "1e30",
+    "x",
+    "",
 ];
 
 fn number(rng: &mut Rng) -> &'static str {
@@ -36,10 +48,23 @@ fn uci_line(rng: &mut Rng) -> String {
         5 => format!("position fen {} {}", "8/8/8/8/8/8/8/8 w", number(rng)),
         6 => format!("go depth {}", ["1", "2", "0", "-1", "x"][rng.below(5)]),
         7 => format!("go nodes {}", ["1", "100", "2000", "0"][rng.below(4)]),
-        8 => format!("go wtime {} btime {} winc {} binc {}", number(rng), number(rng), number(rng), number(rng)),
+        8 => format!(
+            "go wtime {} btime {} winc {} binc {}",
+            number(rng),
+            number(rng),
+            number(rng),
+            number(rng)
+        ),
         9 => "stop".into(),
         10 => format!("go perft {}", ["0", "1", "2", "x"][rng.below(4)]),
-        _ => ["setoption name Hash value 1", "position", "go", "\u{0}\u{7f}", "position fen"][rng.below(5)].into(),
+        _ => [
+            "setoption name Hash value 1",
+            "position",
+            "go",
+            "\u{0}\u{7f}",
+            "position fen",
+        ][rng.below(5)]
+        .into(),
     }
 }
 
@@ -48,7 +73,13 @@ fn xboard_line(rng: &mut Rng) -> String {
         0 => "xboard".into(),
         1 => "protover 2".into(),
         2 => "new".into(),
-        3 => ["variant chess", "variant vyrt", "variant cypher", "variant nope"][rng.below(4)].into(),
+        3 => [
+            "variant chess",
+            "variant vyrt",
+            "variant cypher",
+            "variant nope",
+        ][rng.below(4)]
+        .into(),
         4 => "force".into(),
         5 => ["e2e4", "e7e5", "g1f3", "zz", "usermove e2e4"][rng.below(5)].into(),
         6 => format!("sd {}", ["1", "2", "0", "x"][rng.below(4)]),
@@ -58,7 +89,17 @@ fn xboard_line(rng: &mut Rng) -> String {
         10 => format!("ping {}", number(rng)),
         11 => "undo".into(),
         12 => "setboard 4k3/8/8/8/8/8/8/4K2R w K - 0 1".into(),
-        _ => ["remove", "post", "hard", "random", "?", "result 1-0 {x}", "edit", "."][rng.below(8)].into(),
+        _ => [
+            "remove",
+            "post",
+            "hard",
+            "random",
+            "?",
+            "result 1-0 {x}",
+            "edit",
+            ".",
+        ][rng.below(8)]
+        .into(),
     }
 }
 

@@ -34,7 +34,10 @@ fn cypher_counters_at_the_edge() {
 
 #[test]
 fn little_cheops_counters_at_the_edge() {
-    position("little-cheops", "4k4/9/9/9/9/9/9/9/4K4 w - 4294967295 4294967295");
+    position(
+        "little-cheops",
+        "4k4/9/9/9/9/9/9/9/4K4 w - 4294967295 4294967295",
+    );
 }
 
 #[test]
@@ -44,7 +47,6 @@ fn chess_san_with_a_rank_and_file_origin_reads_back() {
 }
 
 #[test]
-#[ignore = "issue 15: a search on a game already over still returns a turn; the search belongs to the engine helper"]
 fn search_on_a_finished_game_returns_nothing() {
     // Minimal strength: a draw at once (rulebook T14).
     let mut game = api::open(
@@ -56,4 +58,23 @@ fn search_on_a_finished_game_returns_nothing() {
     assert!(game.outcome().is_some());
     let found = api::search(game.as_mut(), Some(2), Some(1000), None);
     assert_eq!(found.best, None);
+}
+
+#[test]
+fn chess_san_with_a_non_ascii_byte_is_refused() {
+    // Found by the stable replay of `move_text` and `record`: read_san sliced inside '\u{fffd}'.
+    let mut game = api::open("chess", None, &[]).unwrap();
+    for text in [
+        "-\u{fffd}",
+        "\u{fffd}",
+        "N\u{fffd}3",
+        "e\u{e9}4",
+        "Q\u{fffd}",
+    ] {
+        assert!(game.push(text).is_err(), "{text:?}");
+    }
+    checks::move_text(b"\0\0a2a3\na3\n-\xef\xbf\xbdO\nxx\n");
+    checks::record(
+        "[Variant \"chess\"]\n[Result \"*\"]\n\n1. a3 c6 2. Nh3 a5 3.\u{fffd} e3 \n".as_bytes(),
+    );
 }

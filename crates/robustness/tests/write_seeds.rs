@@ -6,7 +6,9 @@ use menagerie_robustness::{api, checks};
 use std::path::PathBuf;
 
 fn write(target: &str, name: &str, data: &[u8]) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds").join(target);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/seeds")
+        .join(target);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join(name), data).unwrap();
 }
@@ -19,14 +21,25 @@ fn write_seeds() {
     for id in api::variant_ids() {
         for opts in api::option_sets(id) {
             let start = api::variant(id).unwrap().start_fen;
-            let head = std::iter::once(id.to_string()).chain(opts).collect::<Vec<_>>().join(" ");
-            write("position", &format!("{n:03}-{id}"), format!("{head}\n{start}").as_bytes());
+            let head = std::iter::once(id.to_string())
+                .chain(opts)
+                .collect::<Vec<_>>()
+                .join(" ");
+            write(
+                "position",
+                &format!("{n:03}-{id}"),
+                format!("{head}\n{start}").as_bytes(),
+            );
             n += 1;
         }
     }
     for line in include_str!("../data/positions.txt").lines() {
         let (id, fen) = line.split_once('\t').unwrap();
-        write("position", &format!("{n:03}-{id}"), format!("{id}\n{fen}").as_bytes());
+        write(
+            "position",
+            &format!("{n:03}-{id}"),
+            format!("{id}\n{fen}").as_bytes(),
+        );
         n += 1;
     }
     // move_text: position index, plies, then turn texts (canonical and human) and junk.
@@ -51,10 +64,17 @@ fn write_seeds() {
         ("", ""),
         ("tower           T  T   R ", "tower           T  T   mRcpR "),
         ("knight          N  N   N ", "knight          N  N   NAD "),
-        ("pawn            P  P   mfWcfF", "pawn            P  P   fmWfceF"),
+        (
+            "pawn            P  P   mfWcfF",
+            "pawn            P  P   fmWfceF",
+        ),
     ];
     for (i, (from, to)) in changes.iter().enumerate() {
-        let table = if from.is_empty() { default.to_string() } else { default.replace(from, to) };
+        let table = if from.is_empty() {
+            default.to_string()
+        } else {
+            default.replace(from, to)
+        };
         for which in [0u8, 1] {
             let mut data = vec![which];
             data.extend_from_slice(table.as_bytes());
