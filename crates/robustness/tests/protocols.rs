@@ -2,7 +2,9 @@
 //! (the protocol loops read standard input only, so there is no in-process loop to fuzz
 //! yet). Each session must end by itself at end of input, within its time, without a
 //! panic or a signal. Skipped, with a line on stderr, when the binary is not built (it is
-//! under `cargo test --workspace`).
+//! under `cargo test --workspace`). They take minutes, so they are `#[ignore]`d and CI runs them
+//! with `--ignored`. Random sessions with huge clock values found the overflows of issue 15
+//! in `go_limits` (UCI) and `level`/`st`/`time` (XBoard), since fixed on main.
 
 use menagerie_robustness::mutate::{run_seed, Rng};
 use std::io::Write;
@@ -155,13 +157,13 @@ fn sessions(mode: &str, line: fn(&mut Rng) -> String, count: usize) {
 }
 
 #[test]
-#[ignore = "issue 15: UCI `go wtime .. winc 18446744073709551615` overflows (uci_server.rs go_limits); on once the play crate's limits land"]
+#[ignore = "slow (up to 30 s a session, about 4 minutes in all): CI runs it with --ignored"]
 fn uci_sessions_end_cleanly() {
     sessions("uci", uci_line, 12);
 }
 
 #[test]
-#[ignore = "issue 15: XBoard `level`/`st`/`time` with huge values overflow (xboard.rs); on once the play crate's clock lands"]
+#[ignore = "slow (up to 30 s a session, about 4 minutes in all): CI runs it with --ignored"]
 fn xboard_sessions_end_cleanly() {
     sessions("xboard", xboard_line, 12);
 }
