@@ -22,6 +22,7 @@
 pub mod attacks;
 pub mod board;
 mod castling;
+mod describe;
 mod explain;
 pub mod fen;
 pub mod movegen;
@@ -189,5 +190,11 @@ impl Position for Chess {
     }
     fn perft(&self, depth: u32) -> u64 {
         self.perft_fast(depth)
+    }
+    fn turn_shape(&self, mv: Move) -> menagerie_core::TurnShape {
+        self.shape_of(mv)
+    }
+    fn piece_info(&self, sq: Square) -> Option<menagerie_core::PieceInfo> {
+        self.piece_info_at(sq)
     }
 }

@@ -105,6 +105,10 @@ fn rival_perft(path: &str, variant: &str, depth: u32) -> Result<(u64, f64), Stri
 /// Runs the benchmark table.
 pub fn run(args: BenchArgs) -> Result<(), VariantError> {
     let runs = args.runs.max(1);
+    // An unknown variant is an error here as everywhere.
+    for v in &args.variants {
+        find(v)?;
+    }
     if args.search {
         return crate::search_bench::run(&args.variants, runs, args.search_nodes);
     }

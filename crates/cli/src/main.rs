@@ -3,16 +3,13 @@
 mod bench;
 mod match_cmd;
 mod play;
-mod players;
-mod record;
 mod search_bench;
 mod search_cmd;
-mod uci_client;
 mod uci_server;
 mod xboard;
 mod xboard_moves;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use menagerie_core::RuleOptions;
 use menagerie_variants::{find, registry, AnyGame, VariantError};
 use std::process::ExitCode;
@@ -20,7 +17,7 @@ use std::time::Instant;
 
 /// Menagerie: exact rules and an engine for exotic chess variants.
 #[derive(Parser, Debug)]
-#[command(name = "menagerie", version, about, long_about = None)]
+#[command(name = "menagerie", version, about, long_about = None, disable_help_subcommand = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -34,7 +31,8 @@ struct GameArgs {
     /// A position string in the game's own format (default: the start position).
     #[arg(long)]
     fen: Option<String>,
-    /// A rule option as name=value (repeatable); defaults are the rulebook's rulings.
+    /// A rule option as name=value (repeatable; `menagerie variants --options` lists them);
+    /// defaults are the rulebook's rulings.
     #[arg(long = "rule", value_name = "NAME=VALUE")]
     rules: Vec<String>,
     /// A piece-table file replacing the built-in definitions (Little Cheops, whose pieces
@@ -56,6 +54,7 @@ enum Command {
         #[command(flatten)]
         game: GameArgs,
         /// Depth in plies (0 to 20).
+        #[arg(value_parser = menagerie_play::perft::parse_depth)]
         depth: u32,
         /// Print one line per root move: its canonical text and its count.
         #[arg(long)]
@@ -99,6 +98,7 @@ enum Command {
     /// Measure perft speed for each game against Fairy-Stockfish in the same run.
     Bench(bench::BenchArgs),
     /// Search the position; the chosen move (canonical text) is the last line of stdout.
+    /// With no limit given, it searches for 1 second.
     Bestmove {
         #[command(flatten)]
         game: GameArgs,
@@ -106,6 +106,7 @@ enum Command {
         limits: search_cmd::LimitArgs,
     },
     /// Search the position and print each iteration: depth, score, nodes, speed and PV.
+    /// With no limit given, it searches for 3 seconds.
     #[command(alias = "analyze")]
     Analyse {
         #[command(flatten)]
@@ -115,15 +116,20 @@ enum Command {
     },
     /// Play a game in the terminal: humans type moves and commands, engines answer.
     Play(play::PlayArgs),
-    /// Play a match between two players; the last line of stdout is `score <A's points>/<games>`.
+    /// Play a match between two programs; the last line of the summary is
+    /// `score <A's points>/<games>` (points by the game's own table, of one point a game
+    /// where it has none).
     Match(match_cmd::MatchArgs),
     /// Speak the UCI protocol on stdin/stdout (chess by default), `go perft` included.
     Uci(uci_server::UciArgs),
     /// Speak the XBoard / CECP protocol (version 2) on stdin/stdout, for every game.
     Xboard(xboard::XboardArgs),
+    /// Print the help of menagerie or of one of its commands.
+    Help {
+        /// The command to explain.
+        command: Option<String>,
+    },
 }
-
-const MAX_PERFT_DEPTH: u32 = 20;
 
 /// A player, for `--as`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -150,9 +156,34 @@ fn open_as(args: &GameArgs, viewer: Option<Side>) -> Result<Box<dyn AnyGame>, Va
     let Some(side) = viewer else {
         return Ok(g);
     };
-    let view = g.view_fen(side.into());
-    let variant = variant_of(args)?;
-    variant.open(Some(&view), &RuleOptions::parse(&args.rules)?)
+    menagerie_play::view::as_seen_by(
+        &variant_of(args)?,
+        &rule_options(&args.variant, &args.rules)?,
+        g.as_ref(),
+        Some(side.into()),
+    )
+}
+
+/// The rule options of `--rule`, where a bare name is refused with the values it takes
+/// unless `on` is one of them.
+pub(crate) fn rule_options(variant: &str, rules: &[String]) -> Result<RuleOptions, VariantError> {
+    let v = find(variant)?;
+    for item in rules {
+        if item.contains('=') {
+            continue;
+        }
+        if let Some(o) = v.options.iter().find(|o| o.name == item.trim()) {
+            if !o.values.contains(&"on") {
+                return Err(VariantError::Other(format!(
+                    "rule option '{}' needs a value: write --rule {}={}",
+                    o.name,
+                    o.name,
+                    o.values.join("|")
+                )));
+            }
+        }
+    }
+    Ok(RuleOptions::parse(rules)?)
 }
 
 fn read_file(path: &std::path::Path) -> Result<String, VariantError> {
@@ -161,7 +192,7 @@ fn read_file(path: &std::path::Path) -> Result<String, VariantError> {
 }
 
 /// The variant of `args`, with its `--pieces` table when one is given.
-fn variant_of(args: &GameArgs) -> Result<menagerie_variants::Variant, VariantError> {
+pub(crate) fn variant_of(args: &GameArgs) -> Result<menagerie_variants::Variant, VariantError> {
     let variant = find(&args.variant)?;
     match &args.pieces {
         Some(path) => variant.with_pieces(&read_file(path)?),
@@ -171,7 +202,7 @@ fn variant_of(args: &GameArgs) -> Result<menagerie_variants::Variant, VariantErr
 
 fn open(args: &GameArgs) -> Result<Box<dyn AnyGame>, VariantError> {
     let variant = variant_of(args)?;
-    let options = RuleOptions::parse(&args.rules)?;
+    let options = rule_options(variant.id, &args.rules)?;
     variant.open(args.fen.as_deref(), &options)
 }
 
@@ -201,11 +232,6 @@ fn run(cli: Cli) -> Result<(), VariantError> {
             divide,
             threads,
         } => {
-            if depth > MAX_PERFT_DEPTH {
-                return Err(VariantError::Other(format!(
-                    "depth {depth} is too deep; perft takes a depth from 0 to {MAX_PERFT_DEPTH}"
-                )));
-            }
             let g = open(&game)?;
             let start = Instant::now();
             let total = if depth == 0 {
@@ -242,8 +268,13 @@ fn run(cli: Cli) -> Result<(), VariantError> {
                 }
             }
             if human {
+                // One text where the game writes a move one way (Vyrt).
                 for (canonical, h) in g.legal_moves_with_human() {
-                    println!("{canonical} {h}");
+                    if canonical == h {
+                        println!("{canonical}");
+                    } else {
+                        println!("{canonical} {h}");
+                    }
                 }
             } else {
                 for m in g.legal_moves() {
@@ -260,7 +291,12 @@ fn run(cli: Cli) -> Result<(), VariantError> {
             viewer,
         } => {
             let g = open_as(&game, viewer)?;
-            print!("{}", g.diagram(center.as_deref())?);
+            // The outcome is printed once, below, in the same words for every game.
+            for line in g.diagram(center.as_deref())?.lines() {
+                if !line.starts_with("game over: ") {
+                    println!("{line}");
+                }
+            }
             if let Some(side) = viewer {
                 println!("{side:?}'s view: {}", g.fen());
             }
@@ -283,11 +319,40 @@ fn run(cli: Cli) -> Result<(), VariantError> {
         Command::Match(args) => match_cmd::run(args)?,
         Command::Uci(args) => uci_server::run(args)?,
         Command::Xboard(args) => xboard::run(args)?,
+        Command::Help { command } => {
+            let mut cli = Cli::command();
+            let target = match command.as_deref() {
+                None => Some(&mut cli),
+                Some(name) => cli.find_subcommand_mut(name),
+            };
+            match target {
+                Some(c) => {
+                    let _ = c.print_help();
+                }
+                None => {
+                    return Err(VariantError::Other(format!(
+                        "there is no command '{}'; `menagerie help` lists them",
+                        command.unwrap_or_default()
+                    )))
+                }
+            }
+        }
     }
     Ok(())
 }
 
+/// A closed standard output (`menagerie perft chess 3 --divide | head -1`) ends the
+/// program quietly, as the shell's own tools do, instead of a panic on the next write.
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of SIGPIPE before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

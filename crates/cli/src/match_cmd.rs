@@ -1,14 +1,13 @@
 //! `menagerie match`: two players over a number of games with alternating colours; the
 //! score, the Elo difference with its 95% margin, endings and game lengths.
 
-use crate::players::{build, Player, PlayerSpec, Rng};
-use crate::record::{fmt_points, points};
 use crate::search_cmd::LimitArgs;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use menagerie_core::{Color, Outcome, RuleOptions, Termination};
+use menagerie_core::fmt_points;
+use menagerie_play::matches::{self, GameResult, MatchConfig};
+use menagerie_play::players::{build, Player, PlayerSpec};
 use menagerie_variants::{find, Limits, VariantError};
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// Options of `menagerie match`.
 #[derive(clap::Args, Debug)]
@@ -18,9 +17,12 @@ pub struct MatchArgs {
     /// Start every game from this position instead of the start.
     #[arg(long)]
     fen: Option<String>,
-    /// A rule option as name=value (repeatable).
+    /// A rule option as name=value (repeatable; `menagerie variants --options` lists them).
     #[arg(long = "rule", value_name = "NAME=VALUE")]
     rules: Vec<String>,
+    /// A piece-table file replacing the built-in definitions (Little Cheops).
+    #[arg(long, value_name = "FILE")]
+    pieces: Option<std::path::PathBuf>,
     /// Player A: engine[:depth=N,movetime=MS,nodes=N], random, greedy, uci:PATH[:elo=N,...].
     #[arg(long)]
     a: String,
@@ -41,72 +43,43 @@ pub struct MatchArgs {
     /// Adjudicate a draw after this many plies.
     #[arg(long, default_value_t = 400, value_name = "N")]
     max_plies: u32,
-    /// Print one JSON object per game on stdout.
+    /// Print one JSON object per game on stdout (the summary goes to stderr).
     #[arg(long, conflicts_with = "csv")]
     json: bool,
-    /// Print one CSV row per game on stdout, after a header.
+    /// Print one CSV row per game on stdout, after a header (the summary goes to stderr).
     #[arg(long)]
     csv: bool,
 }
 
-/// One finished game.
-struct GameRecord {
-    number: u32,
-    result: &'static str,
+/// One game as a `--json` line or a `--csv` row: the players as `A` and `B` (the summary
+/// says who they are), points as numbers in JSON and as people write them in CSV.
+#[derive(Serialize)]
+struct Row<'a, P> {
+    game: u32,
+    white: &'a str,
+    black: &'a str,
+    result: &'a str,
     termination: String,
     plies: usize,
-    points_a: f64,
-    points_b: f64,
+    points_a: P,
+    points_b: P,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fen: Option<&'a str>,
 }
 
-/// One game as a `--json` line: the players by their specs, the final position.
-#[derive(Serialize)]
-struct JsonRow<'a> {
-    game: u32,
-    white: &'a str,
-    black: &'a str,
-    result: &'a str,
-    termination: &'a str,
-    plies: usize,
-    points_a: f64,
-    points_b: f64,
-    fen: String,
-}
-
-/// One game as a `--csv` row: the players as `A` and `B`, points as people write them.
-#[derive(Serialize)]
-struct CsvRow<'a> {
-    game: u32,
-    white: &'a str,
-    black: &'a str,
-    result: &'a str,
-    termination: &'a str,
-    plies: usize,
-    points_a: String,
-    points_b: String,
-}
-
-/// The Elo difference for score fraction `p` (`None` at 0% or 100%).
-fn elo(p: f64) -> Option<f64> {
-    (p > 0.0 && p < 1.0).then(|| -400.0 * (1.0 / p - 1.0).log10())
-}
-
-/// Elo difference and the half-width of its 95% interval, from per-game scores in [0, 1].
-pub fn elo_with_margin(scores: &[f64]) -> (Option<f64>, Option<f64>) {
-    let n = scores.len() as f64;
-    if n == 0.0 {
-        return (None, None);
+fn row<P>(r: &GameResult, points: fn(f64) -> P, fen: bool) -> Row<'_, P> {
+    let (white, black) = if r.a_white { ("A", "B") } else { ("B", "A") };
+    Row {
+        game: r.number,
+        white,
+        black,
+        result: r.outcome.result(),
+        termination: r.outcome.termination.code(),
+        plies: r.plies,
+        points_a: points(r.points_a),
+        points_b: points(r.points_b),
+        fen: fen.then_some(r.fen.as_str()),
     }
-    let p = scores.iter().sum::<f64>() / n;
-    let var = scores.iter().map(|s| (s - p).powi(2)).sum::<f64>() / n;
-    let sd = (var / n).sqrt();
-    let lo = elo(p - 1.96 * sd);
-    let hi = elo(p + 1.96 * sd);
-    let margin = match (lo, hi) {
-        (Some(l), Some(h)) => Some((h - l) / 2.0),
-        _ => None,
-    };
-    (elo(p), margin)
 }
 
 /// The progress bar with the running score, drawn on stderr only when it is a terminal.
@@ -126,13 +99,13 @@ fn io_error(e: impl std::fmt::Display) -> VariantError {
 
 /// Runs `match`.
 pub fn run(args: MatchArgs) -> Result<(), VariantError> {
-    if args.games == 0 {
-        return Err(VariantError::Other("--games needs at least 1 game".into()));
+    let mut variant = find(&args.variant)?;
+    if let Some(path) = &args.pieces {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| VariantError::Other(format!("cannot read {}: {e}", path.display())))?;
+        variant = variant.with_pieces(&text)?;
     }
-    let variant = find(&args.variant)?;
-    let options = RuleOptions::parse(&args.rules)?;
-    // Opening once up front reports a bad position before any player starts.
-    variant.open(args.fen.as_deref(), &options)?;
+    let options = crate::rule_options(variant.id, &args.rules)?;
     let spec_a = PlayerSpec::parse(&args.a)?;
     let spec_b = PlayerSpec::parse(&args.b)?;
     if spec_a == PlayerSpec::Human || spec_b == PlayerSpec::Human {
@@ -140,8 +113,16 @@ pub fn run(args: MatchArgs) -> Result<(), VariantError> {
             "a match is between programs; use `menagerie play` to play yourself".into(),
         ));
     }
+    let config = MatchConfig {
+        variant: variant.clone(),
+        fen: args.fen.clone(),
+        options,
+        games: args.games,
+        opening_plies: args.opening_plies,
+        max_plies: args.max_plies,
+        seed: args.seed,
+    };
     let default: Limits = args.limits.limits(100)?;
-    let mut rng = Rng::new(args.seed ^ 0x5EED);
     let mut a: Box<dyn Player> = build(&spec_a, default, args.seed)?
         .ok_or_else(|| VariantError::Other("player A cannot be a human".into()))?;
     let mut b: Box<dyn Player> = build(&spec_b, default, args.seed.wrapping_mul(31) + 7)?
@@ -150,144 +131,69 @@ pub fn run(args: MatchArgs) -> Result<(), VariantError> {
     let mut csv_out = args
         .csv
         .then(|| csv::Writer::from_writer(std::io::stdout()));
-    let mut records = Vec::new();
-    let (mut total_a, mut total_b) = (0.0, 0.0);
-    for number in 1..=args.games {
-        let a_white = number % 2 == 1;
-        let mut g = variant.open(args.fen.as_deref(), &options)?;
-        a.new_game();
-        b.new_game();
-        for _ in 0..args.opening_plies {
-            let moves = g.legal_moves();
-            if moves.is_empty() || g.outcome().is_some() {
-                break;
-            }
-            g.push(&moves[rng.below(moves.len())])?;
-        }
-        let outcome: Outcome = loop {
-            if let Some(o) = g.outcome() {
-                break o;
-            }
-            if g.ply() >= args.max_plies as usize {
-                break Outcome::draw(Termination::Rule(format!(
-                    "max-plies: adjudicated a draw after {} plies",
-                    args.max_plies
-                )));
-            }
-            let white_to_move = g.turn() == Color::White;
-            let player = if white_to_move == a_white {
-                &mut a
-            } else {
-                &mut b
-            };
-            let mv = player.choose(g.as_mut())?;
-            if g.push(&mv).is_err() {
-                // An illegal move from an external engine loses the game, as in any arena.
-                break Outcome::win(
-                    g.turn().other(),
-                    Termination::Rule(format!("forfeit: illegal move {mv}")),
-                );
-            }
-        };
-        let (w, bl) = points(&outcome);
-        let (pa, pb) = if a_white { (w, bl) } else { (bl, w) };
-        let rec = GameRecord {
-            number,
-            result: outcome.result(),
-            termination: outcome.termination.code(),
-            plies: g.ply(),
-            points_a: f64::from(pa),
-            points_b: f64::from(pb),
-        };
-        total_a += rec.points_a;
-        total_b += rec.points_b;
-        let (white, black) = if a_white { ("A", "B") } else { ("B", "A") };
+    let summary = matches::run(&config, a.as_mut(), b.as_mut(), &mut |r, so_far| {
         if args.json {
-            let row = JsonRow {
-                game: rec.number,
-                white: if a_white { &args.a } else { &args.b },
-                black: if a_white { &args.b } else { &args.a },
-                result: rec.result,
-                termination: &rec.termination,
-                plies: rec.plies,
-                points_a: rec.points_a,
-                points_b: rec.points_b,
-                fen: g.fen(),
-            };
             bar.suspend(|| {
-                serde_json::to_string(&row)
+                serde_json::to_string(&row(r, |p| p, true))
                     .map(|line| println!("{line}"))
                     .map_err(io_error)
             })?;
         } else if let Some(w) = csv_out.as_mut() {
-            w.serialize(CsvRow {
-                game: rec.number,
-                white,
-                black,
-                result: rec.result,
-                termination: &rec.termination,
-                plies: rec.plies,
-                points_a: fmt_points(rec.points_a),
-                points_b: fmt_points(rec.points_b),
-            })
-            .map_err(io_error)?;
+            w.serialize(row(r, fmt_points, false)).map_err(io_error)?;
             w.flush().map_err(io_error)?;
         }
-        records.push(rec);
         bar.set_message(format!(
             "A {} - B {}",
-            fmt_points(total_a),
-            fmt_points(total_b)
+            fmt_points(so_far.points_a),
+            fmt_points(so_far.points_b)
         ));
         bar.inc(1);
-    }
+        Ok(())
+    })?;
     bar.finish_and_clear();
 
-    let n = records.len();
-    println!(
+    // The summary is for people: on stderr when stdout carries JSON or CSV.
+    let machine = args.json || args.csv;
+    let say = |line: String| {
+        if machine {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    };
+    let n = summary.games.len();
+    say(format!(
         "A = {}, B = {}, {} games of {}",
         args.a, args.b, n, variant.id
-    );
-    println!(
+    ));
+    say(format!(
         "A {} - B {} ({:.1}%)",
-        fmt_points(total_a),
-        fmt_points(total_b),
-        100.0 * total_a / (total_a + total_b).max(1e-9)
-    );
-    // Per-game scores in [0, 1] for the Elo estimate, whatever the game's points table.
-    let fractions: Vec<f64> = records
+        fmt_points(summary.points_a),
+        fmt_points(summary.points_b),
+        summary.percent_a()
+    ));
+    say(match summary.elo() {
+        (Some(e), Some(m)) => format!("elo difference {e:+.0} ± {m:.0} (95%)"),
+        (Some(e), None) => format!("elo difference {e:+.0} (margin unbounded)"),
+        (None, _) if summary.points_a > summary.points_b => {
+            "elo difference +inf (A won every game)".to_string()
+        }
+        (None, _) => "elo difference -inf (A lost every game)".to_string(),
+    });
+    let list: Vec<String> = summary
+        .endings()
         .iter()
-        .map(|r| r.points_a / (r.points_a + r.points_b).max(1e-9))
+        .map(|(k, v)| format!("{k} {v}"))
         .collect();
-    match elo_with_margin(&fractions) {
-        (Some(e), Some(m)) => println!("elo difference {e:+.0} ± {m:.0} (95%)"),
-        (Some(e), None) => println!("elo difference {e:+.0} (margin unbounded)"),
-        (None, _) if total_a > total_b => println!("elo difference +inf (A won every game)"),
-        (None, _) => println!("elo difference -inf (A lost every game)"),
-    }
-    let mut endings: BTreeMap<String, u32> = BTreeMap::new();
-    for r in &records {
-        *endings.entry(r.termination.clone()).or_default() += 1;
-    }
-    let list: Vec<String> = endings.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    println!("endings: {}", list.join(", "));
-    let plies: usize = records.iter().map(|r| r.plies).sum();
-    println!("average length {:.1} plies", plies as f64 / n.max(1) as f64);
-    println!("score {}/{}", fmt_points(total_a), n);
+    say(format!("endings: {}", list.join(", ")));
+    say(format!(
+        "average length {:.1} plies",
+        summary.average_plies()
+    ));
+    say(format!(
+        "score {}/{} (A's points / games, points by the game's own table)",
+        fmt_points(summary.points_a),
+        n
+    ));
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn elo_from_scores() {
-        let (e, m) = elo_with_margin(&[1.0, 0.0]);
-        assert_eq!(e, Some(0.0));
-        assert!(m.is_none());
-        let (e, m) = elo_with_margin(&[1.0, 1.0, 1.0, 0.0, 0.5, 0.5, 1.0, 0.0]);
-        assert!((e.unwrap() - 88.7).abs() < 1.0, "{e:?}");
-        assert!(m.unwrap() > 100.0);
-    }
 }

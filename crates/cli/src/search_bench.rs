@@ -2,7 +2,8 @@
 //! medians over several runs from fixed positions (a fresh hash table each run).
 
 use menagerie_core::RuleOptions;
-use menagerie_variants::{registry, Engine, Limits, VariantError, HASH_MB};
+use menagerie_play::engine::Engine;
+use menagerie_variants::{registry, Limits, VariantError};
 
 /// Extra positions searched besides each variant's start.
 const POSITIONS: &[(&str, &str)] = &[
@@ -44,7 +45,8 @@ pub fn run(only: &[String], runs: usize, nodes: u64) -> Result<(), VariantError>
             let mut depth = 0;
             for _ in 0..runs {
                 let g = v.open(Some(&fen), &RuleOptions::new())?;
-                let r = Engine::new(HASH_MB).search(&*g, &Limits::nodes(nodes), None, &mut |_| {});
+                // A fresh engine each run: a fresh hash table.
+                let r = Engine::new().search(g.as_ref(), &Limits::nodes(nodes), None, &mut |_| {});
                 times.push(r.info.elapsed.as_secs_f64());
                 searched = r.info.nodes;
                 depth = r.info.depth;

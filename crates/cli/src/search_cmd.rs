@@ -1,46 +1,36 @@
 //! `menagerie bestmove` and `menagerie analyse`: the engine on one position.
 
-use menagerie_variants::{AnyGame, Engine, Limits, SearchInfo, VariantError, HASH_MB};
+use menagerie_play::engine::Engine;
+use menagerie_play::limits;
+use menagerie_variants::{AnyGame, Limits, SearchInfo, VariantError};
 use std::time::Duration;
 
 /// Search limits on the command line; with none given, a default time per move.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct LimitArgs {
     /// Search this many plies deep (1 to 64).
-    #[arg(long, value_name = "N")]
-    pub depth: Option<u64>,
-    /// Search for this many milliseconds.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "N", value_parser = limits::parse_depth)]
+    pub depth: Option<u32>,
+    /// Search for this many milliseconds (1 to 86400000).
+    #[arg(long, value_name = "MS", value_parser = limits::parse_movetime)]
     pub movetime: Option<u64>,
-    /// Search about this many nodes.
-    #[arg(long, value_name = "N")]
+    /// Search about this many nodes (1 to 1000000000000).
+    #[arg(long, value_name = "N", value_parser = limits::parse_nodes)]
     pub nodes: Option<u64>,
 }
 
 impl LimitArgs {
     /// The limits, or `default_ms` per move when none was given.
     pub fn limits(&self, default_ms: u64) -> Result<Limits, VariantError> {
-        let bad = |e: menagerie_variants::LimitError| VariantError::Other(e.to_string());
         let mut l = Limits {
-            depth: self
-                .depth
-                .map(Limits::checked_depth)
-                .transpose()
-                .map_err(bad)?,
-            nodes: self
-                .nodes
-                .map(Limits::checked_nodes)
-                .transpose()
-                .map_err(bad)?,
-            movetime: self
-                .movetime
-                .map(Limits::checked_movetime)
-                .transpose()
-                .map_err(bad)?,
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime.map(Duration::from_millis),
         };
         if l == Limits::default() {
             l.movetime = Some(Duration::from_millis(default_ms));
         }
+        limits::check(&l).map_err(VariantError::Other)?;
         Ok(l)
     }
 }
@@ -72,7 +62,7 @@ fn ensure_playable(g: &dyn AnyGame) -> Result<(), VariantError> {
 pub fn bestmove(g: Box<dyn AnyGame>, limits: &LimitArgs) -> Result<(), VariantError> {
     let limits = limits.limits(1000)?;
     ensure_playable(g.as_ref())?;
-    let report = Engine::new(HASH_MB).search(&*g, &limits, None, &mut |it| {
+    let report = Engine::new().search(g.as_ref(), &limits, None, &mut |it| {
         eprintln!("{}", iteration_line(it))
     });
     let best = report
@@ -86,13 +76,13 @@ pub fn bestmove(g: Box<dyn AnyGame>, limits: &LimitArgs) -> Result<(), VariantEr
 pub fn analyse(g: Box<dyn AnyGame>, limits: &LimitArgs) -> Result<(), VariantError> {
     let limits = limits.limits(3000)?;
     ensure_playable(g.as_ref())?;
-    let mut engine = Engine::new(HASH_MB);
+    let mut engine = Engine::new();
     println!("position {}", g.fen());
     println!(
         "static eval {}",
-        menagerie_variants::Score::Cp(engine.evaluate(&*g)?)
+        menagerie_variants::Score::Cp(engine.evaluate(g.as_ref())?)
     );
-    let report = engine.search(&*g, &limits, None, &mut |it| {
+    let report = engine.search(g.as_ref(), &limits, None, &mut |it| {
         println!("{}", iteration_line(it))
     });
     // When the move chosen is not simply the last line's (a search over the opponent's

@@ -1,20 +1,31 @@
 //! `menagerie uci`: this engine speaking the UCI protocol (for chess and, with
 //! `--variant`, any game whose canonical move text suits UCI), with `go perft` too.
+//!
+//! Searches and perft run off the command loop, so `isready`, `stop` and `quit` are
+//! answered while they run.
 
 use menagerie_core::RuleOptions;
-use menagerie_variants::{find, AnyGame, Engine, Limits, SearchInfo, VariantError, HASH_MB};
-use std::io::{BufRead, Write};
+use menagerie_play::clock;
+use menagerie_play::engine::Engine;
+use menagerie_play::limits::{self, Kind};
+use menagerie_play::lines::{self, Line};
+use menagerie_play::perft;
+use menagerie_variants::{find, AnyGame, Limits, SearchInfo, Variant, VariantError};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Options of `menagerie uci`.
 #[derive(clap::Args, Debug)]
 pub struct UciArgs {
-    /// The variant to play.
+    /// The variant to play (the `UCI_Variant` option chooses another).
     #[arg(long, default_value = "chess")]
     variant: String,
+    /// A rule option as name=value (repeatable; `menagerie variants --options` lists them).
+    #[arg(long = "rule", value_name = "NAME=VALUE")]
+    rules: Vec<String>,
 }
 
 fn info_line(it: &SearchInfo) -> String {
@@ -36,137 +47,282 @@ fn say(line: &str) {
     let _ = out.flush();
 }
 
-/// Limits from the words after `go`.
+/// Limits from the words after `go`, each number brought into the one range every front
+/// end uses (a `go` must always be answered); complaints go out as `info string`.
 fn go_limits(words: &[&str], white: bool) -> Limits {
     let mut l = Limits::default();
-    let num = |i: usize| words.get(i + 1).and_then(|w| w.parse::<u64>().ok());
-    let (mut time, mut inc, mut togo) = (None, 0, 30);
+    // Numbers saturate: a GUI's clock may hold anything.
+    let num = |i: usize| {
+        words.get(i + 1).and_then(|w| {
+            w.parse::<u64>().ok().or_else(|| {
+                (!w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())).then_some(u64::MAX)
+            })
+        })
+    };
+    let checked = |kind: Kind, n: Option<u64>| {
+        n.map(|n| {
+            if !kind.range().contains(&n) {
+                say(&format!(
+                    "info string {}",
+                    limits::out_of_range(kind, &n.to_string())
+                ));
+            }
+            limits::clamp(kind, n)
+        })
+    };
+    let (mut time, mut inc, mut togo) = (None, 0, None);
     for (i, w) in words.iter().enumerate() {
         match *w {
-            "depth" => l.depth = num(i).map(|d| d.clamp(1, 64) as u32),
-            "nodes" => l.nodes = num(i),
-            "movetime" => l.movetime = num(i).map(Duration::from_millis),
+            "depth" => l.depth = checked(Kind::Depth, num(i)).map(|d| d as u32),
+            "nodes" => l.nodes = checked(Kind::Nodes, num(i)),
+            "movetime" => l.movetime = checked(Kind::Movetime, num(i)).map(Duration::from_millis),
             "wtime" if white => time = num(i),
             "btime" if !white => time = num(i),
             "winc" if white => inc = num(i).unwrap_or(0),
             "binc" if !white => inc = num(i).unwrap_or(0),
-            "movestogo" => togo = num(i).unwrap_or(30).max(1),
+            "movestogo" => togo = num(i),
             _ => {}
         }
     }
     if let Some(t) = time {
-        // Spend an even share of the clock plus most of the increment, never half of it.
-        let budget = (t / togo.min(40) + inc * 3 / 4).min(t / 2).max(1);
-        l.movetime = Some(Duration::from_millis(budget));
+        l.movetime = Some(clock::allocate(t, inc, togo));
     }
     l
 }
 
+/// What runs off the loop.
+enum Job {
+    Search(JoinHandle<Engine>),
+    Perft(JoinHandle<()>),
+}
+
+impl Job {
+    fn finished(&self) -> bool {
+        match self {
+            Job::Search(h) => h.is_finished(),
+            Job::Perft(h) => h.is_finished(),
+        }
+    }
+}
+
+/// The protocol state.
+struct Session {
+    variant: Variant,
+    options: RuleOptions,
+    game: Box<dyn AnyGame>,
+    engine: Option<Engine>,
+    job: Option<Job>,
+    /// Whether the running search has no limit of its own (`go infinite`, or none given).
+    unlimited: bool,
+    stop: Arc<AtomicBool>,
+}
+
+impl Session {
+    /// Waits for what runs, at most `patience` (then it is left to end alone); stops it
+    /// first when `stop` is set or it would never end by itself (an unlimited search, a
+    /// perft).
+    fn halt(&mut self, patience: Duration, stop: bool) {
+        let Some(job) = self.job.take() else { return };
+        if stop || self.unlimited || matches!(job, Job::Perft(_)) {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        let deadline = Instant::now().checked_add(patience);
+        while !job.finished() && deadline.is_none_or(|d| Instant::now() < d) {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        if !job.finished() {
+            return;
+        }
+        match job {
+            Job::Search(h) => self.engine = h.join().ok(),
+            Job::Perft(h) => {
+                let _ = h.join();
+            }
+        }
+    }
+
+    fn position(&mut self, words: &[&str]) {
+        let moves_at = words.iter().position(|w| *w == "moves");
+        let setup = &words[1..moves_at.unwrap_or(words.len())];
+        let fen = match setup.first() {
+            Some(&"fen") => Some(setup[1..].join(" ")),
+            _ => None,
+        };
+        match self.variant.open(fen.as_deref(), &self.options) {
+            Ok(mut g) => {
+                for mv in moves_at.map_or(&[][..], |i| &words[i + 1..]) {
+                    if let Err(e) = g.push(mv) {
+                        say(&format!("info string illegal move {mv}: {e}"));
+                        break;
+                    }
+                }
+                self.game = g;
+            }
+            Err(e) => say(&format!("info string {e}")),
+        }
+    }
+
+    fn setoption(&mut self, words: &[&str]) {
+        // setoption name <id...> [value <x...>]
+        let value_at = words.iter().position(|w| *w == "value");
+        let name = words
+            .get(2..value_at.unwrap_or(words.len()))
+            .map(|w| w.join(" "))
+            .unwrap_or_default();
+        let value = value_at
+            .map(|i| words[i + 1..].join(" "))
+            .unwrap_or_default();
+        match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => {
+                let id = if value == "normal" { "chess" } else { &value };
+                match find(id) {
+                    Ok(v) => match v.open(None, &self.options) {
+                        Ok(g) => {
+                            self.variant = v;
+                            self.game = g;
+                        }
+                        Err(e) => say(&format!("info string {e}")),
+                    },
+                    Err(e) => say(&format!("info string {e}")),
+                }
+            }
+            // Accepted for GUIs that always send them; the engine has one thread and a
+            // hash table of its own size.
+            "hash" | "threads" | "ponder" | "multipv" | "clear hash" => {
+                if name.eq_ignore_ascii_case("clear hash") {
+                    if let Some(e) = self.engine.as_mut() {
+                        e.new_game();
+                    }
+                }
+            }
+            _ => say(&format!(
+                "info string no option named '{name}' (UCI_Variant, Hash, Threads, Clear Hash)"
+            )),
+        }
+    }
+
+    fn go(&mut self, words: &[&str]) {
+        self.stop.store(false, Ordering::Relaxed);
+        let flag = self.stop.clone();
+        if words.get(1) == Some(&"perft") {
+            let depth = match perft::parse_depth(words.get(2).copied().unwrap_or("1")) {
+                Ok(d) => d,
+                Err(e) => {
+                    say(&format!("info string {e}"));
+                    return;
+                }
+            };
+            let g = self.game.fork();
+            self.job = Some(Job::Perft(std::thread::spawn(move || match perft::divide(
+                g.as_ref(),
+                depth,
+                &flag,
+            ) {
+                Some(rows) => {
+                    for (mv, n) in &rows {
+                        say(&format!("{mv}: {n}"));
+                    }
+                    say("");
+                    say(&format!("Nodes searched: {}", perft::total(depth, &rows)));
+                }
+                None => say("info string perft stopped"),
+            })));
+            return;
+        }
+        let g = self.game.fork();
+        let mut limits = go_limits(words, g.turn() == menagerie_core::Color::White);
+        if words.contains(&"infinite") {
+            limits = Limits::default();
+        }
+        self.unlimited = limits == Limits::default();
+        let mut engine = self.engine.take().unwrap_or_default();
+        self.job = Some(Job::Search(std::thread::spawn(move || {
+            let r = engine.search(g.as_ref(), &limits, Some(flag), &mut |it| {
+                say(&info_line(it))
+            });
+            say(&format!(
+                "bestmove {}",
+                r.best.unwrap_or_else(|| "0000".into())
+            ));
+            engine
+        })));
+    }
+}
+
+/// How long `quit` waits for a search to answer its `bestmove`.
+const QUIT_PATIENCE: Duration = Duration::from_secs(2);
+
 /// Runs the protocol loop on stdin and stdout.
 pub fn run(args: UciArgs) -> Result<(), VariantError> {
     let variant = find(&args.variant)?;
-    let options = RuleOptions::new();
-    let mut game: Option<Box<dyn AnyGame>> = Some(variant.open(None, &options)?);
-    let mut searching: Option<JoinHandle<Box<dyn AnyGame>>> = None;
-    // Whether the running search has no limit of its own (`go infinite`, or none given).
-    let mut unlimited = false;
-    // One engine for the session: its hash table lives across the positions of a game.
-    let engine = Arc::new(Mutex::new(Engine::new(HASH_MB)));
-    let stop = Arc::new(AtomicBool::new(false));
+    let options = crate::rule_options(variant.id, &args.rules)?;
+    let mut s = Session {
+        game: variant.open(None, &options)?,
+        variant,
+        options,
+        engine: Some(Engine::new()),
+        job: None,
+        unlimited: false,
+        stop: Arc::new(AtomicBool::new(false)),
+    };
     let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
+    let mut input = stdin.lock();
+    loop {
+        let line = match lines::next_line(&mut input) {
+            Ok(Line::Text(line)) => line,
+            Ok(Line::NotText) => {
+                say("info string error: the line is not UTF-8 text, so it is ignored");
+                continue;
+            }
+            Ok(Line::TooLong) => {
+                say(&format!(
+                    "info string error: a line longer than {} bytes is ignored",
+                    lines::MAX_LINE_BYTES
+                ));
+                continue;
+            }
+            Ok(Line::End) | Err(_) => break,
+        };
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some(&cmd) = words.first() else { continue };
         // Any command but `isready`/`stop` waits for a running search first: a GUI sends
-        // them only after `bestmove`. A stray one stops an infinite search (the stop is
-        // obeyed at once) and waits for a limited one to end by its limits.
+        // them only after `bestmove`. A stray one stops an infinite search and waits for a
+        // limited one to end by its limits.
         if !matches!(cmd, "isready" | "stop" | "quit") {
-            if let Some(h) = searching.take() {
-                if unlimited {
-                    stop.store(true, Ordering::Relaxed);
-                }
-                game = h.join().ok();
-            }
+            s.halt(Duration::MAX, false);
         }
         match cmd {
             "uci" => {
                 say("id name Menagerie");
                 say("id author the Menagerie authors");
+                let ids: Vec<&str> = menagerie_variants::registry()
+                    .iter()
+                    .map(|v| v.id)
+                    .collect();
+                say(&format!(
+                    "option name UCI_Variant type combo default {} var {}",
+                    s.variant.id,
+                    ids.join(" var ")
+                ));
+                say("option name Hash type spin default 16 min 1 max 16");
+                say("option name Threads type spin default 1 min 1 max 1");
+                say("option name Clear Hash type button");
                 say("uciok");
             }
             "isready" => say("readyok"),
             "ucinewgame" => {
-                engine.lock().unwrap_or_else(|e| e.into_inner()).new_game();
-            }
-            "position" => {
-                let moves_at = words.iter().position(|w| *w == "moves");
-                let setup = &words[1..moves_at.unwrap_or(words.len())];
-                let fen = match setup.first() {
-                    Some(&"fen") => Some(setup[1..].join(" ")),
-                    _ => None,
-                };
-                match variant.open(fen.as_deref(), &options) {
-                    Ok(mut g) => {
-                        for mv in moves_at.map_or(&[][..], |i| &words[i + 1..]) {
-                            if let Err(e) = g.push(mv) {
-                                say(&format!("info string illegal move {mv}: {e}"));
-                                break;
-                            }
-                        }
-                        game = Some(g);
-                    }
-                    Err(e) => say(&format!("info string {e}")),
+                if let Some(e) = s.engine.as_mut() {
+                    e.new_game();
                 }
             }
-            "go" => {
-                let Some(g) = game.take() else { continue };
-                if words.get(1) == Some(&"perft") {
-                    let depth = words.get(2).and_then(|d| d.parse().ok()).unwrap_or(1);
-                    let rows = g.divide(depth);
-                    for (mv, n) in &rows {
-                        say(&format!("{mv}: {n}"));
-                    }
-                    say("");
-                    say(&format!(
-                        "Nodes searched: {}",
-                        rows.iter().map(|(_, n)| n).sum::<u64>()
-                    ));
-                    game = Some(g);
-                    continue;
-                }
-                let mut limits = go_limits(&words, g.turn() == menagerie_core::Color::White);
-                if words.contains(&"infinite") {
-                    limits = Limits::default();
-                }
-                unlimited = limits == Limits::default();
-                stop.store(false, Ordering::Relaxed);
-                let flag = stop.clone();
-                let engine = engine.clone();
-                searching = Some(std::thread::spawn(move || {
-                    let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-                    let r = engine.search(&*g, &limits, Some(flag), &mut |it| say(&info_line(it)));
-                    say(&format!(
-                        "bestmove {}",
-                        r.best.unwrap_or_else(|| "0000".into())
-                    ));
-                    g
-                }));
-            }
-            "stop" => stop.store(true, Ordering::Relaxed),
-            "quit" => {
-                stop.store(true, Ordering::Relaxed);
-                if let Some(h) = searching.take() {
-                    let _ = h.join();
-                }
-                return Ok(());
-            }
+            "setoption" => s.setoption(&words),
+            "position" => s.position(&words),
+            "go" => s.go(&words),
+            "stop" => s.stop.store(true, Ordering::Relaxed),
+            "quit" => break,
             _ => say(&format!("info string unknown command {cmd}")),
         }
     }
-    stop.store(true, Ordering::Relaxed);
-    if let Some(h) = searching.take() {
-        let _ = h.join();
-    }
+    s.halt(QUIT_PATIENCE, true);
     Ok(())
 }

@@ -3,14 +3,16 @@
 
 use crate::xboard_moves::{canonical_guesses, parse_xb_move, setup_line, xb_moves, Coords};
 use menagerie_core::{Color, MoveError, RuleOptions};
-use menagerie_variants::{
-    find, registry, AnyGame, Engine, Limits, Score, Variant, VariantError, HASH_MB,
-};
+use menagerie_play::clock::{self, TimeControl};
+use menagerie_play::engine::Engine;
+use menagerie_play::limits::{self, Kind};
+use menagerie_play::lines::{self, Line};
+use menagerie_variants::{find, registry, AnyGame, Limits, Score, Variant, VariantError};
 use std::collections::VecDeque;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Options of `menagerie xboard`.
@@ -52,10 +54,13 @@ fn say(line: &str) {
 /// What the main loop waits for: a line from XBoard or a finished search.
 enum Event {
     Line(String),
+    /// A line that is not UTF-8 text.
+    Garbled,
     Eof,
     Searched {
         id: u64,
         game: Box<dyn AnyGame>,
+        engine: Engine,
         best: Option<String>,
     },
 }
@@ -67,44 +72,11 @@ enum Purpose {
     Analyse,
 }
 
-/// Time control as XBoard sets it.
-#[derive(Default)]
-struct Clock {
-    /// Moves per session (0: the whole game).
-    mps: u32,
-    /// Increment in milliseconds.
-    inc: u64,
-    /// Fixed seconds per move (`st`).
-    st: Option<u64>,
-    /// Depth limit (`sd`).
-    sd: Option<u32>,
-    /// The engine's remaining time in milliseconds (`time`).
-    time: Option<u64>,
-}
+/// The answer to a line that is not text.
+const GARBLED: &str = "Error (the line is not UTF-8 text or is too long, so it is ignored): ?";
 
-impl Clock {
-    fn limits(&self, moves_played: usize) -> Limits {
-        let mut l = Limits {
-            depth: self.sd,
-            ..Limits::default()
-        };
-        if let Some(st) = self.st {
-            l.movetime = Some(Duration::from_millis((st * 1000).max(1)));
-        } else if let Some(t) = self.time {
-            let togo = if self.mps > 0 {
-                let played = (moves_played / 2) as u32 % self.mps;
-                u64::from(self.mps - played).max(1)
-            } else {
-                30
-            };
-            let budget = (t / togo.min(40) + self.inc * 3 / 4).min(t / 2).max(1);
-            l.movetime = Some(Duration::from_millis(budget));
-        } else if self.sd.is_none() {
-            l.movetime = Some(Duration::from_secs(5));
-        }
-        l
-    }
-}
+/// The time per move when XBoard sets no time control.
+const DEFAULT_MOVETIME: Duration = Duration::from_secs(5);
 
 /// A score as XBoard reads it: centipawns, mates as 100000 + moves.
 fn xb_score(s: Score) -> i64 {
@@ -148,7 +120,7 @@ fn showable_choice(
     let me = game.turn();
     let mut choice: Option<(i64, String)> = None;
     // A quick look at each: a one-ply search while the second lasts, then the static
-    // evaluation (a fresh searcher per move costs its hash table).
+    // evaluation.
     let deadline = std::time::Instant::now() + Duration::from_secs(1);
     for canonical in table.values() {
         let mut probe = game.fork();
@@ -165,14 +137,10 @@ fn showable_choice(
                     nodes: Some(2_000),
                     movetime: None,
                 };
-                -rank_score(
-                    engine
-                        .search(&*probe, &limits, None, &mut |_| {})
-                        .info
-                        .score,
-                )
+                let report = engine.search(probe.as_ref(), &limits, None, &mut |_| {});
+                -rank_score(report.info.score)
             }
-            None => -i64::from(engine.evaluate(&*probe).unwrap_or(0)),
+            None => -i64::from(engine.evaluate(probe.as_ref()).unwrap_or(0)),
         };
         if choice.as_ref().is_none_or(|(v, _)| value > *v) {
             choice = Some((value, canonical.clone()));
@@ -188,14 +156,13 @@ struct Session {
     variant: Variant,
     options: RuleOptions,
     game: Option<Box<dyn AnyGame>>,
+    searcher: Option<Engine>,
     force: bool,
     engine: Color,
     post: bool,
     analysing: bool,
-    clock: Clock,
+    clock: TimeControl,
     search: Option<(u64, Purpose, Arc<AtomicBool>)>,
-    /// The searcher, shared with the search thread; its hash table lives across moves.
-    searcher: Arc<Mutex<Engine>>,
     next_id: u64,
     tx: Sender<Event>,
     /// Lines held back while a move is being chosen (`ping` must wait for the move).
@@ -216,7 +183,12 @@ impl Session {
         let g = variant.open(None, &self.options)?;
         if variant.id != "chess" {
             // The player facing the engine (White after `new`) sees only their own view.
-            let view = variant.open(Some(&g.view_fen(Color::White)), &self.options)?;
+            let view = menagerie_play::view::as_seen_by(
+                &variant,
+                &self.options,
+                g.as_ref(),
+                Some(Color::White),
+            )?;
             say(&setup_line(view.as_ref(), g.as_ref()));
         }
         self.variant = variant;
@@ -233,9 +205,16 @@ impl Session {
         while let Ok(ev) = rx.recv() {
             match ev {
                 Event::Line(l) => self.queued.push_back(l),
+                Event::Garbled => say(GARBLED),
                 Event::Eof => self.queued.push_back("quit".into()),
-                Event::Searched { id: got, game, .. } if got == id => {
+                Event::Searched {
+                    id: got,
+                    game,
+                    engine,
+                    ..
+                } if got == id => {
                     self.game = Some(game);
+                    self.searcher = Some(engine);
                     break;
                 }
                 Event::Searched { .. } => {}
@@ -253,19 +232,18 @@ impl Session {
             return Ok(());
         }
         let limits = match purpose {
-            Purpose::Move => self.clock.limits(g.ply()),
+            Purpose::Move => self.clock.limits(g.ply(), DEFAULT_MOVETIME),
             Purpose::Analyse => Limits::default(),
         };
+        let mut engine = self.searcher.take().unwrap_or_default();
         let flag = Arc::new(AtomicBool::new(false));
         let id = self.next_id;
         self.next_id += 1;
         self.search = Some((id, purpose, flag.clone()));
         let tx = self.tx.clone();
         let post = self.post || purpose == Purpose::Analyse;
-        let searcher = self.searcher.clone();
         std::thread::spawn(move || {
-            let mut engine = searcher.lock().unwrap_or_else(|e| e.into_inner());
-            let r = engine.search(&*g, &limits, Some(flag), &mut |it| {
+            let r = engine.search(g.as_ref(), &limits, Some(flag), &mut |it| {
                 if post {
                     say(&format!(
                         "{} {} {} {} {}",
@@ -281,7 +259,12 @@ impl Session {
                 Purpose::Move => showable_choice(&mut engine, g.as_mut(), r.best),
                 Purpose::Analyse => r.best,
             };
-            let _ = tx.send(Event::Searched { id, game: g, best });
+            let _ = tx.send(Event::Searched {
+                id,
+                game: g,
+                engine,
+                best,
+            });
         });
         Ok(())
     }
@@ -406,14 +389,13 @@ impl Session {
                 self.analysing = false;
                 self.force = false;
                 self.engine = Color::Black;
-                self.clock.sd = None;
-                self.clock.st = None;
+                self.clock.depth = None;
+                self.clock.per_move_ms = None;
                 let default = self.default.clone();
                 self.start(default)?;
-                self.searcher
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .new_game();
+                if let Some(e) = self.searcher.as_mut() {
+                    e.new_game();
+                }
             }
             "variant" => {
                 let name = arg(1);
@@ -470,16 +452,22 @@ impl Session {
             "result" => self.force = true,
             "post" => self.post = true,
             "nopost" => self.post = false,
-            "st" => self.clock.st = arg(1).parse().ok(),
-            "sd" => self.clock.sd = arg(1).parse::<u32>().ok().map(|d| d.clamp(1, 64)),
-            "level" => {
-                self.clock.mps = arg(1).parse().unwrap_or(0);
-                self.clock.inc = arg(3)
-                    .parse::<f64>()
-                    .map_or(0, |s| (s * 1000.0).max(0.0) as u64);
-                self.clock.st = None;
+            // Numbers saturate and limits keep to the one range every front end uses.
+            "st" => self.clock.per_move_ms = clock::seconds_to_ms(arg(1)),
+            "sd" => {
+                self.clock.depth = arg(1)
+                    .parse::<u64>()
+                    .ok()
+                    .map(|d| limits::clamp(Kind::Depth, d) as u32)
             }
-            "time" => self.clock.time = arg(1).parse::<u64>().ok().map(|cs| cs * 10),
+            "level" => {
+                self.clock.moves_per_session = arg(1).parse().unwrap_or(0);
+                self.clock.increment_ms = clock::seconds_to_ms(arg(3)).unwrap_or(0);
+                self.clock.per_move_ms = None;
+            }
+            "time" => {
+                self.clock.remaining_ms = arg(1).parse::<u64>().ok().map(|cs| cs.saturating_mul(10))
+            }
             "analyze" => {
                 self.analysing = true;
                 self.think(Purpose::Analyse)?;
@@ -526,7 +514,8 @@ impl Session {
     }
 
     /// The engine's move is ready: play it, tell XBoard, and report the end.
-    fn searched(&mut self, id: u64, game: Box<dyn AnyGame>, best: Option<String>) {
+    fn searched(&mut self, id: u64, game: Box<dyn AnyGame>, engine: Engine, best: Option<String>) {
+        self.searcher = Some(engine);
         let purpose = match &self.search {
             Some((running, purpose, _)) if *running == id => *purpose,
             _ => {
@@ -561,9 +550,15 @@ pub fn run(args: XboardArgs) -> Result<(), VariantError> {
     let (tx, rx) = channel();
     let reader = tx.clone();
     std::thread::spawn(move || {
-        for line in std::io::stdin().lock().lines() {
-            let Ok(line) = line else { break };
-            if reader.send(Event::Line(line)).is_err() {
+        let mut input = std::io::stdin().lock();
+        loop {
+            let event = match lines::next_line(&mut input) {
+                Ok(Line::Text(line)) => Event::Line(line),
+                // Too long or not text: answered, and the session goes on.
+                Ok(Line::NotText | Line::TooLong) => Event::Garbled,
+                Ok(Line::End) | Err(_) => break,
+            };
+            if reader.send(event).is_err() {
                 return;
             }
         }
@@ -574,13 +569,13 @@ pub fn run(args: XboardArgs) -> Result<(), VariantError> {
         default,
         options,
         game: Some(game),
+        searcher: Some(Engine::new()),
         force: false,
         engine: Color::Black,
         post: false,
         analysing: false,
-        clock: Clock::default(),
+        clock: TimeControl::default(),
         search: None,
-        searcher: Arc::new(Mutex::new(Engine::new(HASH_MB))),
         next_id: 0,
         tx,
         held: VecDeque::new(),
@@ -594,6 +589,10 @@ pub fn run(args: XboardArgs) -> Result<(), VariantError> {
             s.held.pop_front().map(Event::Line)
         } else if let Some(l) = s.queued.pop_front() {
             Some(Event::Line(l))
+        } else if eof && matches!(s.search, Some((_, Purpose::Analyse, _))) {
+            // Analysis never ends by itself: at the end of input, stop it and leave.
+            s.halt(&rx);
+            continue;
         } else if eof && s.search.is_none() {
             break;
         } else {
@@ -617,7 +616,13 @@ pub fn run(args: XboardArgs) -> Result<(), VariantError> {
                 // A command that cannot be carried out is refused; the session goes on.
                 Err(e) => say(&format!("Error ({e}): {}", line.trim())),
             },
-            Some(Event::Searched { id, game, best }) => s.searched(id, game, best),
+            Some(Event::Garbled) => say(GARBLED),
+            Some(Event::Searched {
+                id,
+                game,
+                engine,
+                best,
+            }) => s.searched(id, game, engine, best),
         }
     }
     Ok(())

@@ -255,12 +255,20 @@ fn match_against_random_ends_with_the_score() {
         lines.iter().filter(|l| l.starts_with("{\"game\":")).count(),
         4
     );
-    assert!(lines[0].contains("\"white\":\"engine:depth=2\",\"black\":\"random\""));
-    assert!(lines[1].contains("\"white\":\"random\",\"black\":\"engine:depth=2\""));
-    assert!(out.contains("\nendings: "));
-    assert!(out.contains("\naverage length "));
-    let last = *lines.last().unwrap();
-    let score = last.strip_prefix("score ").unwrap();
+    // JSON and CSV both name the players A and B; the summary (on stderr, as stdout
+    // carries JSON) says who they are and what the score counts.
+    assert!(lines[0].contains("\"white\":\"A\",\"black\":\"B\""));
+    assert!(lines[1].contains("\"white\":\"B\",\"black\":\"A\""));
+    assert_eq!(lines.len(), 4, "only JSON on stdout: {out}");
+    let err = stderr(&o);
+    assert!(err.starts_with("A = engine:depth=2, B = random, 4 games of chess\n"));
+    assert!(err.contains("\nendings: "));
+    assert!(err.contains("\naverage length "));
+    let last = err.lines().last().unwrap();
+    let score = last
+        .strip_prefix("score ")
+        .and_then(|s| s.strip_suffix(" (A's points / games, points by the game's own table)"))
+        .unwrap();
     let (points, games) = score.split_once('/').unwrap();
     assert_eq!(games, "4");
     let points: f64 = points.parse().unwrap();
@@ -294,8 +302,13 @@ fn match_csv_and_adjudication() {
     );
     assert_eq!(lines[1], "1,A,B,1/2-1/2,max-plies,6,0.5,0.5");
     assert_eq!(lines[2], "2,B,A,1/2-1/2,max-plies,6,0.5,0.5");
-    assert!(out.contains("endings: max-plies 2\n"));
-    assert_eq!(*lines.last().unwrap(), "score 1/2");
+    assert_eq!(lines.len(), 3, "only CSV on stdout: {out}");
+    let err = stderr(&o);
+    assert!(err.contains("endings: max-plies 2\n"));
+    assert_eq!(
+        err.lines().last().unwrap(),
+        "score 1/2 (A's points / games, points by the game's own table)"
+    );
 }
 
 #[test]

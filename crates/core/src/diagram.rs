@@ -52,11 +52,14 @@ pub fn diagram<P: Position>(pos: &P, options: DiagramOptions) -> String {
         out.push_str(&format!(" {:<cell_w$}", g.file_name(f)));
     }
     out.push('\n');
-    out.push_str(&format!("{} to move", pos.turn()));
-    if pos.is_check() {
-        out.push_str(", in check");
+    // A finished game has nobody to move: the game's notes or the caller say how it ended.
+    if pos.outcome().is_none() {
+        out.push_str(&format!("{} to move", pos.turn()));
+        if pos.is_check() {
+            out.push_str(", in check");
+        }
+        out.push('\n');
     }
-    out.push('\n');
     for note in pos.diagram_notes() {
         out.push_str(&note);
         out.push('\n');

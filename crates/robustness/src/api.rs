@@ -130,30 +130,29 @@ pub trait TypedCheck<R> {
     fn run<P: Position>(self, spec: VariantSpec<P>, fen: &str, opts: &RuleOptions) -> R;
 }
 
-/// The game records: reading one and replaying it (the CLI's record module until the play
-/// crate holds it).
+/// The game records (the play crate's): reading one and replaying it.
 pub mod record {
-    use crate::cli_record;
+    use menagerie_play::record as play_record;
 
     /// Reads a record and replays it on its variant; `Err` with the sentence when refused.
     /// Panics only where the library does.
     pub fn read_and_replay(text: &str) -> Result<(), String> {
-        let rec = cli_record::parse(text, "fuzz").map_err(|e| e.to_string())?;
-        let _ = cli_record::stated_outcome(&rec);
+        let rec = play_record::parse(text, "fuzz").map_err(|e| e.to_string())?;
+        let _ = play_record::stated_outcome(&rec);
         let id = rec.tag("Variant").unwrap_or("chess").to_string();
         let fen = rec.tag("FEN").map(str::to_string);
         let mut game = super::open(&id, fen.as_deref(), &[])?;
-        cli_record::replay(game.as_mut(), &rec, "fuzz").map_err(|e| e.to_string())?;
+        play_record::replay(game.as_mut(), &rec, "fuzz").map_err(|e| e.to_string())?;
         let start = game.start_fen();
         let v = super::variant(&id).ok_or("no variant")?;
         let outcome = game.outcome();
-        let written = cli_record::write(game.as_ref(), v.start_fen, &[], outcome.as_ref());
+        let written = play_record::write(game.as_ref(), v.start_fen, &[], outcome.as_ref());
         // What the writer writes, the reader reads back to the same game.
-        let again = cli_record::parse(&written, "rewritten")
+        let again = play_record::parse(&written, "rewritten")
             .unwrap_or_else(|e| panic!("a written record is refused: {e}\n{written}"));
         let mut replayed = super::open(&id, Some(&start), &[])
             .unwrap_or_else(|e| panic!("the start {start} does not reopen: {e}"));
-        if let Err(e) = cli_record::replay(replayed.as_mut(), &again, "rewritten") {
+        if let Err(e) = play_record::replay(replayed.as_mut(), &again, "rewritten") {
             panic!("a written record does not replay: {e}\n{written}");
         }
         assert_eq!(replayed.fen(), game.fen(), "record round trip\n{written}");
@@ -165,5 +164,5 @@ pub mod record {
 pub fn write_record(game: &dyn AnyGame) -> String {
     let start = variant(game.variant()).map_or(String::new(), |v| v.start_fen.to_string());
     let outcome = game.outcome();
-    crate::cli_record::write(game, &start, &[], outcome.as_ref())
+    menagerie_play::record::write(game, &start, &[], outcome.as_ref())
 }

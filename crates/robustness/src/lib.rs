@@ -10,8 +10,3 @@
 pub mod api;
 pub mod checks;
 pub mod mutate;
-
-// The CLI's record module, read as source until the play crate holds the records.
-#[allow(dead_code, missing_docs)]
-#[path = "../../cli/src/record.rs"]
-mod cli_record;

@@ -6,17 +6,20 @@
 
 #![warn(missing_docs)]
 
+pub mod structured;
+
 use engine::{typed_evaluation, typed_searcher, SearcherFactory, VariantEval};
 use eval::cheops::CheopsEval;
 use eval::chess::ChessEval;
 use eval::cypher::CypherEval;
 use eval::vyrt::VyrtEval;
 use menagerie_core::diagram::{diagram, DiagramOptions};
+use menagerie_core::game::MadeClaim;
 use menagerie_core::options::RuleOption;
 use menagerie_core::perft::divide;
 use menagerie_core::{
-    Color, Game, Geometry, MoveError, Outcome, Position, PositionError, RuleError, RuleOptions,
-    Square, VariantSpec,
+    BoardSnapshot, Claim, Color, Game, Geometry, MoveError, Outcome, Position, PositionError,
+    RuleError, RuleOptions, Square, TurnInfo, VariantSpec, Viewer,
 };
 use menagerie_engine::Evaluator;
 use std::any::Any;
@@ -54,7 +57,10 @@ pub enum VariantError {
 pub trait AnyGame: Send {
     /// The variant id.
     fn variant(&self) -> &'static str;
-    /// The current position string.
+    /// The current position string: for a game seen by the umpire (an opened game), the
+    /// umpire's string with every secret (Little Cheops Imperial's sealed papers), which is
+    /// never for a player; a player gets [`AnyGame::view_fen`] or the `fen` of
+    /// [`AnyGame::view`], a spectator the `fen` of the spectator's view.
     fn fen(&self) -> String;
     /// The position string as `player` may see it (the umpire's [`AnyGame::fen`] hides
     /// nothing; games with hidden information hide the opponent's secrets).
@@ -99,6 +105,42 @@ pub trait AnyGame: Send {
     fn divide_parallel(&self, depth: u32, threads: usize) -> Vec<(String, u64)>;
     /// A copy of the game (position and history).
     fn fork(&self) -> Box<dyn AnyGame>;
+
+    // Structured data for front ends (see [`structured`]).
+
+    /// The legal turns with their texts, kinds and squares (names), sorted by canonical
+    /// text: the side to move's, none once the game is over (in a player's view of a game
+    /// with secrets, only on that player's turn).
+    fn turns(&self) -> Vec<TurnInfo>;
+    /// The board as this game's viewer may see it (call it on a [`AnyGame::view`] for a
+    /// player): every square's name, piece and marks, whose turn, check, the last turn.
+    fn snapshot(&self) -> BoardSnapshot;
+    /// The game (position and history) as `viewer` may see it; for games with no secrets,
+    /// a copy. Built from the typed positions, never by re-reading view strings.
+    fn view(&self, viewer: Viewer) -> Box<dyn AnyGame>;
+    /// Who this game is seen by ([`Viewer::Umpire`] unless it is a view).
+    fn viewer(&self) -> Viewer;
+    /// `side` resigns; the other side wins.
+    fn resign(&mut self, side: Color) -> Result<(), MoveError>;
+    /// The players agree a draw.
+    fn agree_draw(&mut self) -> Result<(), MoveError>;
+    /// `side`'s clock ran out; the other side wins.
+    fn forfeit_on_time(&mut self, side: Color) -> Result<(), MoveError>;
+    /// An arbiter or a match rule decides the game with `outcome`.
+    fn adjudicate(&mut self, outcome: Outcome) -> Result<(), MoveError>;
+    /// The ending decided from outside the position (resignation, agreement, time,
+    /// adjudication), if any, for records.
+    fn ending(&self) -> Option<Outcome>;
+    /// The claims that may be made now (Little Cheops: the repetition choice R36, the
+    /// fifty-round challenge R38).
+    fn claims(&self) -> Vec<Claim>;
+    /// Makes the claim `code` for the side to move (a choice at a repetition is played as
+    /// the turn it is; a challenge is recorded and its count starts).
+    fn claim(&mut self, code: &str) -> Result<(), MoveError>;
+    /// Makes the claim `code` for `by` (a challenge may be made by either player).
+    fn claim_by(&mut self, by: Color, code: &str) -> Result<(), MoveError>;
+    /// The rulebook claims made so far (for records).
+    fn made_claims(&self) -> Vec<MadeClaim>;
     /// The typed game inside, a [`menagerie_core::Game`] of the game's own position type,
     /// for code generic over positions (the [`Engine`]) to downcast to.
     fn as_any(&self) -> &dyn Any;
@@ -176,18 +218,19 @@ impl<P: Position> AnyGame for DynGame<P> {
         Ok((before.move_text(mv), before.move_human(mv)))
     }
     fn pop(&mut self) -> Option<String> {
-        let mv = self.game.pop()?;
-        Some(self.game.position().move_text(mv))
+        let (text, _) = self
+            .game
+            .history_text(self.game.moves().len().checked_sub(1)?)?;
+        self.game.pop()?;
+        Some(text)
     }
     fn history(&self) -> Vec<(String, String)> {
-        self.game
-            .positions()
-            .iter()
-            .zip(self.game.moves())
-            .map(|(p, &m)| (p.move_text(m), p.move_human(m)))
-            .collect()
+        self.game.history_texts()
     }
     fn history_canonical(&self) -> Vec<String> {
+        if self.game.viewer() != Viewer::Umpire {
+            return self.game.history_texts().into_iter().map(|t| t.0).collect();
+        }
         self.game
             .positions()
             .iter()
@@ -196,6 +239,10 @@ impl<P: Position> AnyGame for DynGame<P> {
             .collect()
     }
     fn history_seen_by(&self, viewer: Option<Color>) -> Vec<(String, String)> {
+        if self.game.viewer() != Viewer::Umpire {
+            // A view knows the turns only as they were told to its viewer.
+            return self.game.history_texts();
+        }
         self.game
             .positions()
             .iter()
@@ -240,6 +287,48 @@ impl<P: Position> AnyGame for DynGame<P> {
         Box::new(DynGame {
             game: self.game.clone(),
         })
+    }
+    fn turns(&self) -> Vec<TurnInfo> {
+        self.game.turns()
+    }
+    fn snapshot(&self) -> BoardSnapshot {
+        self.game.snapshot()
+    }
+    fn view(&self, viewer: Viewer) -> Box<dyn AnyGame> {
+        Box::new(DynGame {
+            game: self.game.view(viewer),
+        })
+    }
+    fn viewer(&self) -> Viewer {
+        self.game.viewer()
+    }
+    fn resign(&mut self, side: Color) -> Result<(), MoveError> {
+        self.game.resign(side)
+    }
+    fn agree_draw(&mut self) -> Result<(), MoveError> {
+        self.game.agree_draw()
+    }
+    fn forfeit_on_time(&mut self, side: Color) -> Result<(), MoveError> {
+        self.game.forfeit_on_time(side)
+    }
+    fn adjudicate(&mut self, outcome: Outcome) -> Result<(), MoveError> {
+        self.game.adjudicate(outcome)
+    }
+    fn ending(&self) -> Option<Outcome> {
+        self.game.ending().cloned()
+    }
+    fn claims(&self) -> Vec<Claim> {
+        self.game.claims()
+    }
+    fn claim(&mut self, code: &str) -> Result<(), MoveError> {
+        let me = self.game.position().turn();
+        self.game.claim(me, code)
+    }
+    fn claim_by(&mut self, by: Color, code: &str) -> Result<(), MoveError> {
+        self.game.claim(by, code)
+    }
+    fn made_claims(&self) -> Vec<MadeClaim> {
+        self.game.made_claims().to_vec()
     }
     fn as_any(&self) -> &dyn Any {
         &self.game

@@ -142,7 +142,7 @@ impl Position for Race {
         false
     }
     fn outcome(&self) -> Option<Outcome> {
-        let rule = || Termination::Rule("race".into());
+        let rule = || Termination::rule("race", "race");
         if self.total == 21 {
             Some(Outcome::win(self.turn.other(), rule()))
         } else if self.last_mover_bust {

@@ -35,6 +35,7 @@
 
 #[macro_use]
 mod guide;
+mod describe;
 mod fen;
 mod notation;
 mod position;
@@ -274,6 +275,12 @@ impl Position for VyrtPosition {
     }
     fn perft(&self, depth: u32) -> u64 {
         self.perft_fast(depth)
+    }
+    fn turn_shape(&self, mv: VyrtMove) -> menagerie_core::TurnShape {
+        self.shape_of(mv)
+    }
+    fn piece_info(&self, sq: Square) -> Option<menagerie_core::PieceInfo> {
+        self.piece_info_at(sq)
     }
 }
 

@@ -1,8 +1,10 @@
 //! Game records in a PGN-like form: tags (`Variant`, `FEN` when not the start, `Result`,
-//! `Termination`, ...) then movetext in human notation.
+//! `Termination`, ...) then movetext: each turn in human notation where that text is one
+//! word and reads back as the same turn, else in the game's canonical text. Every record
+//! written here loads back to the same game.
 
-use menagerie_core::{Color, Outcome, Termination};
-use menagerie_variants::{AnyGame, VariantError};
+use menagerie_core::{fmt_points, Color, Outcome, RuleOptions, Termination};
+use menagerie_variants::{AnyGame, Variant, VariantError};
 
 /// A record as read from a file: its tags and its move tokens with their line numbers.
 #[derive(Debug, Default)]
@@ -28,15 +30,6 @@ pub fn points(o: &Outcome) -> (f32, f32) {
     match o.points {
         Some(p) => (p.white, p.black),
         None => (o.score(Color::White), o.score(Color::Black)),
-    }
-}
-
-/// A number of points as people write it: `1`, `0.5`, `2.5`.
-pub fn fmt_points(p: f64) -> String {
-    if p.fract() == 0.0 {
-        format!("{}", p as i64)
-    } else {
-        format!("{p}")
     }
 }
 
@@ -71,14 +64,14 @@ pub fn write(
     out.push('\n');
     let black_first = start.split_whitespace().nth(1) == Some("b");
     let mut words = Vec::new();
-    for (i, (_, human)) in game.history().iter().enumerate() {
+    for (i, text) in movetext(game).into_iter().enumerate() {
         let ply = i + usize::from(black_first);
         if ply % 2 == 0 {
             words.push(format!("{}.", ply / 2 + 1));
         } else if i == 0 {
             words.push(format!("{}...", ply / 2 + 1));
         }
-        words.push(human.clone());
+        words.push(text);
     }
     words.push(result.to_string());
     // Lines of at most 80 characters, as PGN readers expect.
@@ -99,8 +92,55 @@ pub fn write(
     out
 }
 
+/// Whether `text` survives the movetext reader as one move: one word that is not a result,
+/// a move number, a comment or a tag.
+fn one_word(text: &str) -> bool {
+    let move_number = text.contains('.') && text.starts_with(|c: char| c.is_ascii_digit());
+    let special = |c: char| c.is_whitespace() || "{}[]\"".contains(c);
+    let result = matches!(text, "1-0" | "0-1" | "1/2-1/2" | "*");
+    !(text.is_empty() || text.contains(special) || result || move_number)
+}
+
+/// The text of each turn of `game` as a record writes it: the human text where it is one
+/// word and reads back as the same turn from the position before it, else the canonical.
+pub fn movetext(game: &dyn AnyGame) -> Vec<String> {
+    let mut replay = game.fork();
+    while replay.pop().is_some() {}
+    let mut out = Vec::new();
+    for (canonical, human) in game.history() {
+        let readable = one_word(&human)
+            && match replay.push(&human) {
+                Ok((c, _)) if c == canonical => true,
+                Ok(_) => {
+                    replay.pop();
+                    false
+                }
+                Err(_) => false,
+            };
+        if readable {
+            out.push(human);
+        } else {
+            // The game's own text always reads back; the history came from it.
+            let _ = replay.push(&canonical);
+            out.push(canonical);
+        }
+    }
+    out
+}
+
+/// The largest record read, in bytes.
+pub const MAX_RECORD_BYTES: usize = 4 << 20;
+/// The most moves a record may hold.
+pub const MAX_RECORD_MOVES: usize = 20_000;
+
 /// Reads a record; `name` is the file name used in error messages.
 pub fn parse(text: &str, name: &str) -> Result<Record, VariantError> {
+    if text.len() > MAX_RECORD_BYTES {
+        return Err(VariantError::Other(format!(
+            "{name} is too long for a game record ({} bytes; at most {MAX_RECORD_BYTES})",
+            text.len()
+        )));
+    }
     let mut rec = Record::default();
     let mut in_comment = false;
     for (i, raw) in text.lines().enumerate() {
@@ -148,8 +188,18 @@ pub fn parse(text: &str, name: &str) -> Result<Record, VariantError> {
             if tok.is_empty() {
                 continue;
             }
+            if rec.moves.len() == MAX_RECORD_MOVES {
+                return Err(VariantError::Other(format!(
+                    "{name} line {lineno}: a record holds at most {MAX_RECORD_MOVES} moves"
+                )));
+            }
             rec.moves.push((tok.to_string(), lineno));
         }
+    }
+    if rec.tags.is_empty() && rec.moves.is_empty() {
+        return Err(VariantError::Other(format!(
+            "{name} holds no game record (no tags and no moves)"
+        )));
     }
     Ok(rec)
 }
@@ -172,8 +222,8 @@ pub fn stated_outcome(rec: &Record) -> Option<Outcome> {
         "repetition" => Termination::Repetition,
         "fifty-moves" => Termination::FiftyMoves,
         "dead-position" => Termination::DeadPosition,
-        "" => Termination::Rule("result as recorded".into()),
-        other => Termination::Rule(other.to_string()),
+        "" => Termination::rule("result-as-recorded", "result as recorded"),
+        other => Termination::from_code(other, other),
     };
     Some(Outcome {
         winner,
@@ -195,6 +245,63 @@ pub fn replay(game: &mut dyn AnyGame, rec: &Record, name: &str) -> Result<(), Va
     Ok(())
 }
 
+/// A game read from a record: the game replayed, the outcome the record states for
+/// endings the position cannot show, and the rules it was played with.
+pub struct Loaded {
+    /// The game after the record's moves.
+    pub game: Box<dyn AnyGame>,
+    /// The outcome stated by the `Result` and `Termination` tags when the moves do not end
+    /// the game themselves (resignation, agreement, adjudication).
+    pub stated: Option<Outcome>,
+    /// The rule options: the record's `Rules` tag, else `rules`.
+    pub rules: Vec<String>,
+    /// How many moves were read.
+    pub moves: usize,
+}
+
+/// Loads the record `text` (from the file `name`) as a game of `variant`, with `rules`
+/// unless the record names its own; every error names the file.
+pub fn load(
+    text: &str,
+    name: &str,
+    variant: &Variant,
+    rules: &[String],
+) -> Result<Loaded, VariantError> {
+    let rec = parse(text, name)?;
+    if let Some(v) = rec.tag("Variant") {
+        if !v.eq_ignore_ascii_case(variant.id) {
+            return Err(VariantError::Other(format!(
+                "{name} records a game of {v}, not {}",
+                variant.id
+            )));
+        }
+    }
+    let rules: Vec<String> = match rec.tag("Rules") {
+        Some(r) => r.split_whitespace().map(str::to_string).collect(),
+        None => rules.to_vec(),
+    };
+    let options = RuleOptions::parse(&rules)
+        .map_err(|e| VariantError::Other(format!("{name}: the Rules tag: {e}")))?;
+    let mut game = variant
+        .open(rec.tag("FEN"), &options)
+        .map_err(|e| match rec.tag("FEN") {
+            Some(_) => VariantError::Other(format!("{name}: the FEN tag: {e}")),
+            None => e,
+        })?;
+    replay(game.as_mut(), &rec, name)?;
+    let stated = if game.outcome().is_none() {
+        stated_outcome(&rec)
+    } else {
+        None
+    };
+    Ok(Loaded {
+        game,
+        stated,
+        rules,
+        moves: rec.moves.len(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,8 +311,11 @@ mod tests {
     fn points_are_recorded_where_the_game_defines_them() {
         let chess = menagerie_variants::find("chess").expect("chess");
         let g = chess.open(None, &RuleOptions::new()).expect("the start");
-        let o = Outcome::win(Color::White, Termination::Rule("challenge: mate".into()))
-            .with_points(2.0, 0.5);
+        let o = Outcome::win(
+            Color::White,
+            Termination::rule("challenge", "challenge: mate"),
+        )
+        .with_points(2.0, 0.5);
         let text = write(g.as_ref(), chess.start_fen, &[], Some(&o));
         assert_eq!(
             text,

@@ -1,8 +1,10 @@
 //! Who chooses the moves in `play` and `match`: a human, this engine, a random mover, a
 //! greedy capturer, or an external UCI engine.
 
+use crate::engine::Engine;
+use crate::limits::{self, Kind};
 use crate::uci_client::UciEngine;
-use menagerie_variants::{AnyGame, Engine, Evaluation, Limits, VariantError, HASH_MB};
+use menagerie_variants::{AnyGame, Evaluation, Limits, VariantError};
 use std::time::Duration;
 
 /// A small seeded generator (SplitMix64): reproducible matches without a dependency.
@@ -52,34 +54,25 @@ fn bad(spec: &str, why: &str) -> VariantError {
     VariantError::Other(format!("player '{spec}' is not understood: {why}"))
 }
 
-fn number<T: std::str::FromStr>(spec: &str, name: &str, value: &str) -> Result<T, VariantError> {
-    value
-        .parse()
-        .map_err(|_| bad(spec, &format!("{name} needs a whole number, not '{value}'")))
-}
-
-/// Reads `engine`, `engine:3` (depth 3), `engine:depth=3,movetime=100,nodes=5000`.
+/// Reads `engine`, `engine:3` (depth 3), `engine:depth=3,movetime=100,nodes=5000`, each
+/// limit checked by the one rule of [`crate::limits`].
 fn engine_limits(spec: &str, opts: &str) -> Result<Limits, VariantError> {
     let mut l = Limits::default();
     for item in opts.split(',').filter(|s| !s.is_empty()) {
+        let read = |kind, v: &str| limits::parse(kind, v).map_err(|why| bad(spec, &why));
         match item.split_once('=') {
-            None => l.depth = Some(number(spec, "the level", item)?),
-            Some(("depth" | "level", v)) => l.depth = Some(number(spec, "depth", v)?),
+            None => l.depth = Some(read(Kind::Depth, item)? as u32),
+            Some(("depth" | "level", v)) => l.depth = Some(read(Kind::Depth, v)? as u32),
             Some(("movetime" | "ms", v)) => {
-                l.movetime = Some(Duration::from_millis(number(spec, "movetime", v)?))
+                l.movetime = Some(Duration::from_millis(read(Kind::Movetime, v)?))
             }
-            Some(("nodes", v)) => l.nodes = Some(number(spec, "nodes", v)?),
+            Some(("nodes", v)) => l.nodes = Some(read(Kind::Nodes, v)?),
             Some((k, _)) => {
                 return Err(bad(
                     spec,
                     &format!("unknown engine option '{k}' (depth, movetime, nodes)"),
                 ))
             }
-        }
-    }
-    if let Some(d) = l.depth {
-        if !(1..=64).contains(&d) {
-            return Err(bad(spec, "the depth must be from 1 to 64"));
         }
     }
     Ok(l)
@@ -132,7 +125,7 @@ pub trait Player {
     fn new_game(&mut self) {}
 }
 
-/// This engine, keeping its searcher so its hash table lives across moves.
+/// This engine; its [`Engine`] keeps its hash table across moves.
 pub struct EnginePlayer {
     limits: Limits,
     engine: Engine,
@@ -143,7 +136,7 @@ impl EnginePlayer {
     pub fn new(limits: Limits) -> Self {
         EnginePlayer {
             limits,
-            engine: Engine::new(HASH_MB),
+            engine: Engine::new(),
         }
     }
 }
@@ -151,7 +144,7 @@ impl EnginePlayer {
 impl Player for EnginePlayer {
     fn choose(&mut self, game: &mut dyn AnyGame) -> Result<String, VariantError> {
         self.engine
-            .search(&*game, &self.limits, None, &mut |_| {})
+            .search(game, &self.limits, None, &mut |_| {})
             .best
             .ok_or_else(|| VariantError::Other("the engine found no legal move".into()))
     }
@@ -256,6 +249,8 @@ mod tests {
             }
         );
         assert!(PlayerSpec::parse("engine:depth=x").is_err());
+        assert!(PlayerSpec::parse("engine:movetime=0").is_err());
+        assert!(PlayerSpec::parse("engine:99999999999").is_err());
         assert!(PlayerSpec::parse("martian").is_err());
     }
 

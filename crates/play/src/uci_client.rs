@@ -1,6 +1,7 @@
 //! A match player driving an external engine over UCI (Stockfish, Fairy-Stockfish, ...).
 //! Moves go to it in the game's canonical text, which for chess is UCI's own notation.
 
+use crate::limits::{self, Kind};
 use crate::players::Player;
 use menagerie_variants::{AnyGame, Limits, VariantError};
 use std::io::{BufRead, BufReader, Write};
@@ -51,6 +52,7 @@ impl UciEngine {
                     VariantError::Other(format!("UCI option {what} needs a number, not '{v}'"))
                 })
             };
+            let limit = |kind| limits::parse(kind, v).map_err(VariantError::Other);
             match k.as_str() {
                 "elo" => {
                     e.send("setoption name UCI_LimitStrength value true")?;
@@ -64,9 +66,9 @@ impl UciEngine {
                 "threads" => {
                     e.send(&format!("setoption name Threads value {}", num("threads")?))?
                 }
-                "depth" => own.depth = Some(num("depth")? as u32),
-                "nodes" => own.nodes = Some(num("nodes")?),
-                "movetime" => own.movetime = Some(Duration::from_millis(num("movetime")?)),
+                "depth" => own.depth = Some(limit(Kind::Depth)? as u32),
+                "nodes" => own.nodes = Some(limit(Kind::Nodes)?),
+                "movetime" => own.movetime = Some(Duration::from_millis(limit(Kind::Movetime)?)),
                 name => e.send(&format!("setoption name {name} value {v}"))?,
             }
         }

@@ -1,0 +1,244 @@
+//! The match runner: two players over a number of games with alternating colours, random
+//! openings, adjudication after a number of plies, forfeits for illegal moves, and the
+//! score with its Elo difference. Output is the caller's: it sees each game as it ends.
+
+use crate::players::{Player, Rng};
+use crate::record::points;
+use menagerie_core::{Color, Outcome, RuleOptions, Termination};
+use menagerie_variants::{Variant, VariantError};
+use std::collections::BTreeMap;
+
+/// What a match plays.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The game.
+    pub variant: Variant,
+    /// Every game starts here (default: the start position).
+    pub fen: Option<String>,
+    /// The rule options.
+    pub options: RuleOptions,
+    /// Number of games; A has White in the odd-numbered ones.
+    pub games: u32,
+    /// Random plies played before the players take over.
+    pub opening_plies: u32,
+    /// A draw is adjudicated after this many plies.
+    pub max_plies: u32,
+    /// Seed for the random openings.
+    pub seed: u64,
+}
+
+/// One finished game of a match.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    /// 1-based game number.
+    pub number: u32,
+    /// Whether player A had White.
+    pub a_white: bool,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Plies played.
+    pub plies: usize,
+    /// A's points by the game's own table (1, ½, 0 where it has none).
+    pub points_a: f64,
+    /// B's points.
+    pub points_b: f64,
+    /// The final position string.
+    pub fen: String,
+}
+
+/// A whole match: each game, the totals, the Elo estimate.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// The games in order.
+    pub games: Vec<GameResult>,
+    /// A's points.
+    pub points_a: f64,
+    /// B's points.
+    pub points_b: f64,
+}
+
+impl Summary {
+    /// Each game's score for A as a fraction of the points in it, in [0, 1].
+    pub fn fractions(&self) -> Vec<f64> {
+        self.games
+            .iter()
+            .map(|r| r.points_a / (r.points_a + r.points_b).max(1e-9))
+            .collect()
+    }
+    /// A's Elo difference and the half-width of its 95% interval.
+    pub fn elo(&self) -> (Option<f64>, Option<f64>) {
+        elo_with_margin(&self.fractions())
+    }
+    /// How many games ended each way, by termination code.
+    pub fn endings(&self) -> BTreeMap<String, u32> {
+        let mut endings = BTreeMap::new();
+        for r in &self.games {
+            *endings.entry(r.outcome.termination.code()).or_default() += 1;
+        }
+        endings
+    }
+    /// The mean length in plies.
+    pub fn average_plies(&self) -> f64 {
+        let plies: usize = self.games.iter().map(|r| r.plies).sum();
+        plies as f64 / self.games.len().max(1) as f64
+    }
+    /// A's share of all points, in percent.
+    pub fn percent_a(&self) -> f64 {
+        100.0 * self.points_a / (self.points_a + self.points_b).max(1e-9)
+    }
+}
+
+/// The Elo difference for score fraction `p` (`None` at 0% or 100%).
+fn elo(p: f64) -> Option<f64> {
+    (p > 0.0 && p < 1.0).then(|| -400.0 * (1.0 / p - 1.0).log10())
+}
+
+/// Elo difference and the half-width of its 95% interval, from per-game scores in [0, 1].
+pub fn elo_with_margin(scores: &[f64]) -> (Option<f64>, Option<f64>) {
+    let n = scores.len() as f64;
+    if n == 0.0 {
+        return (None, None);
+    }
+    let p = scores.iter().sum::<f64>() / n;
+    let var = scores.iter().map(|s| (s - p).powi(2)).sum::<f64>() / n;
+    let sd = (var / n).sqrt();
+    let lo = elo(p - 1.96 * sd);
+    let hi = elo(p + 1.96 * sd);
+    let margin = match (lo, hi) {
+        (Some(l), Some(h)) => Some((h - l) / 2.0),
+        _ => None,
+    };
+    (elo(p), margin)
+}
+
+/// Plays game `number` of the match between `a` and `b`.
+pub fn play_game(
+    config: &MatchConfig,
+    number: u32,
+    a: &mut dyn Player,
+    b: &mut dyn Player,
+    rng: &mut Rng,
+) -> Result<GameResult, VariantError> {
+    let a_white = number % 2 == 1;
+    let mut g = config
+        .variant
+        .open(config.fen.as_deref(), &config.options)?;
+    a.new_game();
+    b.new_game();
+    for _ in 0..config.opening_plies {
+        let moves = g.legal_moves();
+        if moves.is_empty() || g.outcome().is_some() {
+            break;
+        }
+        g.push(&moves[rng.below(moves.len())])?;
+    }
+    let outcome: Outcome = loop {
+        if let Some(o) = g.outcome() {
+            break o;
+        }
+        if g.ply() >= config.max_plies as usize {
+            break Outcome::draw(Termination::rule(
+                "max-plies",
+                format!(
+                    "max-plies: adjudicated a draw after {} plies",
+                    config.max_plies
+                ),
+            ));
+        }
+        let white_to_move = g.turn() == Color::White;
+        let mv = if white_to_move == a_white {
+            a.choose(g.as_mut())?
+        } else {
+            b.choose(g.as_mut())?
+        };
+        if g.push(&mv).is_err() {
+            // An illegal move from an external engine loses the game, as in any arena.
+            break Outcome::win(
+                g.turn().other(),
+                Termination::rule("forfeit", format!("forfeit: illegal move {mv}")),
+            );
+        }
+    };
+    let (w, bl) = points(&outcome);
+    let (pa, pb) = if a_white { (w, bl) } else { (bl, w) };
+    Ok(GameResult {
+        number,
+        a_white,
+        plies: g.ply(),
+        points_a: f64::from(pa),
+        points_b: f64::from(pb),
+        fen: g.fen(),
+        outcome,
+    })
+}
+
+/// Plays the whole match; `on_game` sees each game as it ends (and may stop the match
+/// with an error).
+pub fn run(
+    config: &MatchConfig,
+    a: &mut dyn Player,
+    b: &mut dyn Player,
+    on_game: &mut dyn FnMut(&GameResult, &Summary) -> Result<(), VariantError>,
+) -> Result<Summary, VariantError> {
+    if config.games == 0 {
+        return Err(VariantError::Other("--games needs at least 1 game".into()));
+    }
+    // Opening once up front reports a bad position before any game starts.
+    config
+        .variant
+        .open(config.fen.as_deref(), &config.options)?;
+    let mut rng = Rng::new(config.seed ^ 0x5EED);
+    let mut summary = Summary::default();
+    for number in 1..=config.games {
+        let r = play_game(config, number, a, b, &mut rng)?;
+        summary.points_a += r.points_a;
+        summary.points_b += r.points_b;
+        summary.games.push(r);
+        if let Some(last) = summary.games.last() {
+            on_game(last, &summary)?;
+        }
+    }
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::players::{GreedyPlayer, RandomPlayer};
+
+    #[test]
+    fn elo_from_scores() {
+        let (e, m) = elo_with_margin(&[1.0, 0.0]);
+        assert_eq!(e, Some(0.0));
+        assert!(m.is_none());
+        let (e, m) = elo_with_margin(&[1.0, 1.0, 1.0, 0.0, 0.5, 0.5, 1.0, 0.0]);
+        assert!((e.unwrap() - 88.7).abs() < 1.0, "{e:?}");
+        assert!(m.unwrap() > 100.0);
+    }
+
+    #[test]
+    fn a_match_alternates_colours_and_adjudicates() {
+        let config = MatchConfig {
+            variant: menagerie_variants::find("chess").expect("chess"),
+            fen: None,
+            options: RuleOptions::new(),
+            games: 2,
+            opening_plies: 0,
+            max_plies: 6,
+            seed: 1,
+        };
+        let mut a = RandomPlayer(Rng::new(1));
+        let mut b = GreedyPlayer(Rng::new(2));
+        let mut seen = 0;
+        let s = run(&config, &mut a, &mut b, &mut |_, _| {
+            seen += 1;
+            Ok(())
+        })
+        .expect("the match");
+        assert_eq!(seen, 2);
+        assert!(s.games[0].a_white && !s.games[1].a_white);
+        assert!(s.games.iter().all(|g| g.plies == 6));
+        assert_eq!(s.points_a + s.points_b, 2.0);
+        assert_eq!(s.endings().get("max-plies"), Some(&2));
+    }
+}
