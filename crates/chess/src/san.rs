@@ -152,6 +152,11 @@ struct San {
 
 fn read_san(text: &str) -> Option<San> {
     let g = geometry();
+    // SAN is ASCII; anything else (a stray byte in a record, a typo) is not SAN, and the
+    // byte slicing below needs char boundaries.
+    if !text.is_ascii() {
+        return None;
+    }
     let mut rest = text;
     let role = match rest.chars().next()? {
         c @ ('N' | 'B' | 'R' | 'Q' | 'K') => {
