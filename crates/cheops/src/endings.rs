@@ -26,7 +26,7 @@ impl CheopsPosition {
         if !self.repetition_choices().contains(&mv) {
             return Err(MoveError::Illegal {
                 text: self.machine_text(&mv),
-                reason: "it is not one of the choices at a repetition (12.2)".into(),
+                reason: "it is not one of the choices at a repetition (guide §11)".into(),
             });
         }
         self.apply(&mv);

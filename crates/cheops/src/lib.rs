@@ -69,17 +69,17 @@ pub const OPTIONS: &[RuleOption] = &[
     RuleOption {
         name: "leap-passes",
         values: &["rectangle", "landing-only"],
-        help: "R9: a D, N or A leap is stopped by an active Castle anywhere in its rectangle, or only by landing in it",
+        help: "a D, N or A leap is stopped by an active Castle anywhere in its rectangle, or only by landing in it (guide §14)",
     },
     RuleOption {
         name: "repetition",
         values: &["third", "fourth"],
-        help: "R36: the occurrence of the same umpire position that draws",
+        help: "the occurrence of the same umpire position that draws (guide §11)",
     },
     RuleOption {
         name: "challenge-count",
         values: &["50-rounds", "50-turns"],
-        help: "R38: how long a challenge to mate runs without a Pawn move, capture or arrest",
+        help: "how long a challenge to mate runs without a Pawn move, capture or arrest (guide §11)",
     },
 ];
 
@@ -471,7 +471,7 @@ pub fn piece_color(pos: &CheopsPosition, s: Square) -> Option<Color> {
 /// The piece table with its status, one line per piece, for help text.
 pub fn piece_help(table: &PieceTable) -> Vec<String> {
     let mut lines = vec![format!(
-        "Little Cheops pieces (classes: royal, nobility, rook, ...; see the rulebook §4):"
+        "Little Cheops pieces (classes: royal, nobility, rook, ...; see the guide, docs/rules/little-cheops.md §3):"
     )];
     lines.extend(table.listing());
     lines

@@ -158,7 +158,7 @@ impl CheopsPosition {
         })
     }
 
-    /// The umpire's public answer to an inspection of `sq` (10.2), judged on the umpire's
+    /// The umpire's public answer to an inspection of `sq` (guide §17), judged on the umpire's
     /// position before the turn.
     fn inspection_answer(&self, sq: usize) -> (char, &'static str) {
         if self.papers.has(sqb(sq)) || self.known.has(sqb(sq)) {
@@ -299,7 +299,7 @@ impl CheopsPosition {
         };
         let lower = action.to_ascii_lowercase();
         if lower == "draw" {
-            return illegal("a draw can be accepted only at a third repetition where an abdication was possible (12.2)".into());
+            return illegal("a draw can be accepted only at a third repetition where an abdication was possible (guide §11)".into());
         }
         if let Some(rest) = lower.strip_prefix("appoint:") {
             return self.why_no_appointment(text, rest);
@@ -316,7 +316,7 @@ impl CheopsPosition {
         self.why_no_move(text, &lower)
     }
 
-    /// Why `appoint:<rest>` is not a legal turn (10.1).
+    /// Why `appoint:<rest>` is not a legal turn (guide §16).
     fn why_no_appointment(&self, text: &str, rest: &str) -> MoveError {
         let illegal = |reason: String| MoveError::Illegal {
             text: text.to_string(),
@@ -328,7 +328,7 @@ impl CheopsPosition {
         let imperial = r.style == Style::Imperial;
         if !imperial {
             return illegal(
-                "there are no Castles, so no appointments, in the Common style (R29)".into(),
+                "there are no Castles, so no appointments, in the Common style (guide §16)".into(),
             );
         }
         let king = self.kings[me.index()];
@@ -338,22 +338,23 @@ impl CheopsPosition {
             .any(|c| c.active && c.owner == me && c.chair == king)
         {
             return illegal(
-                "only a King on the chair of a Castle his side holds may appoint (10.1)".into(),
+                "only a King on the chair of a Castle his side holds may appoint (guide §16)"
+                    .into(),
             );
         }
         match sq(rest) {
             Some(s) if self.appointable(me).has(sqb(s)) => {
-                illegal("your King would be in check (7.5)".into())
+                illegal("your King would be in check (guide §7)".into())
             }
             Some(s) => illegal(format!(
-                "{} holds no active Civilian of yours that is not already a Deputy (10.1)",
+                "{} holds no active Civilian of yours that is not already a Deputy (guide §16)",
                 r.name(s)
             )),
             None => syntax(text, "appoint: needs a square"),
         }
     }
 
-    /// Why `inspect:<rest>` is not a legal turn (10.2).
+    /// Why `inspect:<rest>` is not a legal turn (guide §17).
     fn why_no_inspection(&self, text: &str, rest: &str) -> MoveError {
         let illegal = |reason: String| MoveError::Illegal {
             text: text.to_string(),
@@ -365,7 +366,7 @@ impl CheopsPosition {
         let imperial = r.style == Style::Imperial;
         if !imperial {
             return illegal(
-                "there are no Deputies, so no inspections, in the Common style (R29)".into(),
+                "there are no Deputies, so no inspections, in the Common style (guide §17)".into(),
             );
         }
         let Some(t) = sq(rest.trim_end_matches("=d").trim_end_matches("=c")) else {
@@ -379,17 +380,17 @@ impl CheopsPosition {
             || self.bastions.has(sqb(t))
         {
             return illegal(format!(
-                "{} holds no enemy piece that looks like a Civilian (10.2)",
+                "{} holds no enemy piece that looks like a Civilian (guide §17)",
                 r.name(t)
             ));
         }
         if !self.attacked_by(me, t) {
             return illegal(format!(
-                "none of your active pieces attacks {} (10.2)",
+                "none of your active pieces attacks {} (guide §17)",
                 r.name(t)
             ));
         }
-        illegal("your King would be in check (7.5)".into())
+        illegal("your King would be in check (guide §7)".into())
     }
 
     /// Why the abdication `a->b` is not a legal turn (11).
@@ -434,7 +435,9 @@ impl CheopsPosition {
             return syntax(text, "a hop chain starts with a square");
         };
         if !imperial {
-            return illegal("there are no Deputies, so no hops, in the Common style (R29)".into());
+            return illegal(
+                "there are no Deputies, so no hops, in the Common style (guide §19)".into(),
+            );
         }
         let c = self.board[s];
         if c == 0 || cell_color(c) != me {
@@ -442,11 +445,11 @@ impl CheopsPosition {
         }
         if !r.is(self.move_role(s, c), class::HOP) {
             return illegal(format!(
-                "the piece on {} cannot hop: only a Deputy hops (7.3)",
+                "the piece on {} cannot hop: only a Deputy hops (guide §19)",
                 r.name(s)
             ));
         }
-        illegal("that chain breaks the hop rules (7.3: adjacent piece, empty landing, no square twice, no active Castle crossed) or the arrest rules (10.5)".into())
+        illegal("that chain breaks the hop rules (guide §19: adjacent piece, empty landing, no square twice, no active Castle crossed) or the arrest rules (guide §19)".into())
     }
 
     /// Why the move or promotion `lower` is not a legal turn (7.2, 7.5, §8, §9).
@@ -479,7 +482,7 @@ impl CheopsPosition {
                     .iter()
                     .map(|&p| r.table.def(p).letter)
                     .collect();
-                return illegal(format!("a Pawn promotes only to a major piece ({letters}), never a King, a Civilian or a Deputy (8.1)"));
+                return illegal(format!("a Pawn promotes only to a major piece ({letters}), never a King, a Civilian or a Deputy (guide §8)"));
             }
         }
         let c = self.board[from];
@@ -488,19 +491,19 @@ impl CheopsPosition {
         }
         if self.bastions.has(sqb(from)) {
             return illegal(format!(
-                "the piece on {} is a bastion of a Castle and never moves (9.2)",
+                "the piece on {} is a bastion of a Castle and never moves (guide §13)",
                 r.name(from)
             ));
         }
         if self.frozen.has(sqb(from)) {
             return illegal(format!(
-                "the piece on {} is an arrestee and cannot move (9.6)",
+                "the piece on {} is an arrestee and cannot move (guide §15)",
                 r.name(from)
             ));
         }
         if rest.is_empty() {
             return illegal(format!(
-                "the Pawn on {} is not entitled to promote in the halls (8.2)",
+                "the Pawn on {} is not entitled to promote in the halls (guide §20)",
                 r.name(from)
             ));
         }
@@ -516,15 +519,15 @@ impl CheopsPosition {
         if !same.is_empty() {
             let promotes = same.iter().any(|m| m.promo != NONE);
             if promotes && promo.is_none() {
-                return illegal("a Pawn reaching the last rank (or capturing from the chair into the halls) must promote (8.1, 8.2)".into());
+                return illegal("a Pawn reaching the last rank (or capturing from the chair into the halls) must promote (guide §8, §20)".into());
             }
             if !promotes && promo.is_some() {
-                return illegal("this move does not promote (8.1)".into());
+                return illegal("this move does not promote (guide §8)".into());
             }
             return if self.in_check(me) {
-                illegal("your King is in check and this does not parry it (7.5)".into())
+                illegal("your King is in check and this does not parry it (guide §7)".into())
             } else {
-                illegal("it would leave your King in check (7.5)".into())
+                illegal("it would leave your King in check (guide §7)".into())
             };
         }
         let t = self.board[to];
@@ -535,16 +538,16 @@ impl CheopsPosition {
             let trole = cell_role(t);
             if self.bastions.has(sqb(to)) {
                 return illegal(format!(
-                    "the piece on {} is a bastion and can never be captured (7.2)",
+                    "the piece on {} is a bastion and can never be captured (guide §5)",
                     r.name(to)
                 ));
             }
             if r.is(trole, class::ROYAL) {
-                return illegal("a King is never captured (7.2)".into());
+                return illegal("a King is never captured (guide §5)".into());
             }
             if trole == CIVILIAN && !self.known.has(sqb(to)) {
                 return illegal(
-                    "a Civilian can never be captured, nor a Deputy until it is known (7.2, 10.3)"
+                    "a Civilian can never be captured, nor a Deputy until it is known (guide §5, §18)"
                         .into(),
                 );
             }
@@ -558,7 +561,7 @@ impl CheopsPosition {
                 && !self.in_halls(castle.chair as usize, from)
             {
                 return illegal(format!(
-                    "the active Castle {} is closed to pieces outside it (9.5, C1)",
+                    "the active Castle {} is closed to pieces outside it (guide §14)",
                     r.name(castle.chair as usize)
                 ));
             }

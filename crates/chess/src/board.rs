@@ -291,10 +291,12 @@ impl Chess {
         let moving = self.board[from as usize];
         let role = Role::ALL[(moving % 6) as usize];
         let captured = self.board[to as usize];
-        self.halfmove += 1;
-        if role == Role::Pawn || captured != EMPTY {
-            self.halfmove = 0;
-        }
+        // The counters saturate: a position string may start them anywhere up to u32::MAX.
+        self.halfmove = if role == Role::Pawn || captured != EMPTY {
+            0
+        } else {
+            self.halfmove.saturating_add(1)
+        };
         self.ep = NO_EP;
         match mv.kind {
             MoveKind::Castle => {
@@ -326,7 +328,7 @@ impl Chess {
         self.castling &= CASTLE_MASK[from as usize] & CASTLE_MASK[to as usize];
         self.key ^= k.castling[self.castling as usize];
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.turn = us.other();
         self.key ^= k.black;

@@ -4,11 +4,25 @@
 //! The board tables come from the core [`Geometry`](menagerie_core::Geometry) (leaps, rays,
 //! square names); move generation uses 64-bit bitboards with magic slider look-ups and
 //! pin-aware legal generation, counting the last perft ply without playing it.
+//!
+//! ## Where each rule lives (FIDE Laws, `rules/chess.md`)
+//!
+//! | rule | file |
+//! |---|---|
+//! | the board, the pieces' moves (Laws 3.1-3.7) | `src/attacks.rs` (tables), `src/movegen.rs` |
+//! | en passant and promotion (3.7) | `src/movegen.rs` (`pawn_moves`), `src/board.rs` (`make`) |
+//! | castling (3.8.2) | `src/castling.rs` |
+//! | check, pins, legal moves (3.9, 3.10) | `src/movegen.rs` |
+//! | checkmate, stalemate, dead positions, fifty moves, repetition (5, 9) | `src/lib.rs` |
+//! | FEN | `src/fen.rs` |
+//! | SAN and UCI, reading moves | `src/san.rs`; why a move is illegal: `src/explain.rs` |
 
 #![warn(missing_docs)]
 
 pub mod attacks;
 pub mod board;
+mod castling;
+mod explain;
 pub mod fen;
 pub mod movegen;
 mod san;
@@ -68,71 +82,6 @@ impl Chess {
         }
         const DARK: u64 = 0xAA55_AA55_AA55_AA55;
         knights == 0 && (bishops & DARK == 0 || bishops & !DARK == 0)
-    }
-
-    /// Why a move from `from` to `to` cannot be played, in a player's words.
-    pub fn explain_illegal(&self, from: u8, to: u8) -> String {
-        let g = attacks::geometry();
-        let name = |s: u8| g.square_name(Square(s as u16));
-        let Some((color, role)) = self.piece_at(from) else {
-            return format!("there is no piece on {}", name(from));
-        };
-        if color != self.turn {
-            return format!(
-                "the {} on {} is {color}'s, and it is {}'s turn",
-                role.name(),
-                name(from),
-                self.turn
-            );
-        }
-        if let Some((c, _)) = self.piece_at(to) {
-            if c == color {
-                return format!("{} is occupied by your own piece", name(to));
-            }
-        }
-        let t = attacks::tables();
-        let occ = self.occupied();
-        let (f, tt) = (from as usize, to as usize);
-        let reach = match role {
-            Role::Knight => t.knight[f],
-            Role::Bishop => t.bishop(f, occ),
-            Role::Rook => t.rook(f, occ),
-            Role::Queen => t.queen(f, occ),
-            Role::King => t.king[f],
-            Role::Pawn => {
-                let dir: i32 = if color == Color::White { 8 } else { -8 };
-                let one = f as i32 + dir;
-                let mut m = t.pawn[color.index()][f] & self.by_color[color.other().index()];
-                if (0..64).contains(&one) && occ >> one & 1 == 0 {
-                    m |= 1 << one;
-                    let start_rank = if color == Color::White { 1 } else { 6 };
-                    let two = one + dir;
-                    if f / 8 == start_rank && occ >> two & 1 == 0 {
-                        m |= 1 << two;
-                    }
-                }
-                m
-            }
-        };
-        if role == Role::King && f.abs_diff(tt) == 2 && f / 8 == tt / 8 {
-            return "castling is not allowed here: the king or rook has moved, a square between is occupied, or the king would be in, pass through or land in check".into();
-        }
-        if reach >> tt & 1 == 0 {
-            return format!(
-                "a {} on {} cannot reach {}",
-                role.name(),
-                name(from),
-                name(to)
-            );
-        }
-        if role == Role::Pawn && (tt / 8 == 0 || tt / 8 == 7) {
-            return "a pawn reaching the last rank must promote: add q, r, b or n".into();
-        }
-        if self.in_check() {
-            "it does not get your king out of check".into()
-        } else {
-            "it would leave your king in check".into()
-        }
     }
 
     fn uci(&self, mv: Move) -> String {

@@ -3,10 +3,7 @@
 //! last ply), through the [`Sink`] it is given.
 
 use crate::attacks::{tables, Tables};
-use crate::board::{
-    Chess, Move, MoveKind, Role, BLACK_KING_SIDE, BLACK_QUEEN_SIDE, NO_EP, WHITE_KING_SIDE,
-    WHITE_QUEEN_SIDE,
-};
+use crate::board::{Chess, Move, MoveKind, Role, NO_EP};
 use menagerie_core::Color;
 
 /// Receives generated moves: a list builder or a counter.
@@ -239,43 +236,6 @@ impl Chess {
                     });
                 }
             }
-        }
-    }
-
-    #[inline(always)]
-    fn castling<S: Sink>(&self, t: &Tables, sink: &mut S, occ: u64, king: usize) {
-        let (short, long, base) = match self.turn {
-            Color::White => (WHITE_KING_SIDE, WHITE_QUEEN_SIDE, 0usize),
-            Color::Black => (BLACK_KING_SIDE, BLACK_QUEEN_SIDE, 56usize),
-        };
-        if king != base + 4 {
-            return;
-        }
-        let them = self.turn.other();
-        let safe = |sq: usize| self.attackers(t, sq, them, occ) == 0;
-        if self.castling & short != 0
-            && occ & (0b0110_0000u64 << base) == 0
-            && safe(base + 5)
-            && safe(base + 6)
-        {
-            sink.one(Move {
-                from: king as u8,
-                to: (base + 6) as u8,
-                promotion: None,
-                kind: MoveKind::Castle,
-            });
-        }
-        if self.castling & long != 0
-            && occ & (0b0000_1110u64 << base) == 0
-            && safe(base + 3)
-            && safe(base + 2)
-        {
-            sink.one(Move {
-                from: king as u8,
-                to: (base + 2) as u8,
-                promotion: None,
-                kind: MoveKind::Castle,
-            });
         }
     }
 

@@ -67,22 +67,23 @@ fn san_without_suffix(pos: &Chess, mv: Move) -> String {
     s
 }
 
+/// The forms a chess move is read in, for text that is none of them.
+const EXPECTED: &str = "write UCI like e2e4 or e7e8q, or SAN like Nf3, exd5, O-O or e8=Q";
+
 /// Reads a move in UCI (`e2e4`, `e7e8q`) or SAN (`Nf3`, `exd5`, `O-O`, `e8=Q+`).
+///
+/// UCI as written comes first, then SAN, then UCI in any case: `B1d2` is the SAN of a
+/// bishop's move even where `b1d2` is a knight's.
 pub(crate) fn parse(pos: &Chess, text: &str) -> Result<Move, MoveError> {
     let raw = text.trim();
     if let Some(o) = pos.outcome() {
         return Err(MoveError::GameOver(o.to_string()));
     }
     let moves = pos.moves();
-    let lower = raw.to_ascii_lowercase();
-    if let Some(m) = moves.iter().find(|&&m| pos.move_text(m) == lower) {
+    if let Some(m) = moves.iter().find(|&&m| pos.move_text(m) == raw) {
         return Ok(*m);
     }
-    let cleaned: String = menagerie_core::position::strip_marks(raw)
-        .replace("e.p.", "")
-        .replace('0', "O")
-        .trim()
-        .to_string();
+    let cleaned = clean(raw);
     let loose = |s: &str| s.replace('=', "");
     let found: Vec<Move> = moves
         .iter()
@@ -106,30 +107,155 @@ pub(crate) fn parse(pos: &Chess, text: &str) -> Result<Move, MoveError> {
             })
         }
     }
-    // Not a legal move: say why, if it names two squares.
-    let g = geometry();
-    if let Some((from, used)) = g.parse_square_prefix(&lower) {
-        if let Some((to, _)) = g.parse_square_prefix(&lower[used..]) {
-            return Err(MoveError::Illegal {
-                text: raw.to_string(),
-                reason: pos.explain_illegal(from.0 as u8, to.0 as u8),
-            });
-        }
+    let lower = raw.to_ascii_lowercase();
+    if let Some(m) = moves.iter().find(|&&m| pos.move_text(m) == lower) {
+        return Ok(*m);
     }
-    let looks_like_move = (cleaned.starts_with("O-O")
-        || cleaned.chars().any(|c| c.is_ascii_digit()))
-        && cleaned
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "x=-".contains(c));
-    if looks_like_move {
-        Err(MoveError::Illegal {
-            text: raw.to_string(),
-            reason: "no legal move matches it".into(),
-        })
-    } else {
-        Err(MoveError::Syntax {
-            text: raw.to_string(),
-            reason: "write UCI like e2e4 or SAN like Nf3".into(),
-        })
+    Err(why_not(pos, raw, &cleaned))
+}
+
+/// The text without check marks and `e.p.`, with `0-0` read as `O-O`.
+fn clean(raw: &str) -> String {
+    menagerie_core::position::strip_marks(raw)
+        .replace("e.p.", "")
+        .replace('0', "O")
+        .trim()
+        .to_string()
+}
+
+/// A move written in UCI: two squares and an optional promotion letter (any letter of a
+/// piece, so that `e7e8k` is read and refused by the rules).
+fn read_uci(text: &str) -> Option<(u8, u8, Option<char>)> {
+    let g = geometry();
+    let text = menagerie_core::position::strip_marks(text);
+    let (from, used) = g.parse_square_prefix(text)?;
+    let rest = &text[used..];
+    let (to, used) = g.parse_square_prefix(rest)?;
+    let promotion = match &rest[used..] {
+        "" => None,
+        p if p.len() == 1 && "qrbnkp".contains(p) => p.chars().next(),
+        _ => return None,
+    };
+    Some((from.0 as u8, to.0 as u8, promotion))
+}
+
+/// A move written in SAN, read without the position: the piece, the departure file and
+/// rank given, the destination and the promotion letter.
+struct San {
+    role: Role,
+    file: Option<u8>,
+    rank: Option<u8>,
+    capture: bool,
+    to: u8,
+    promotion: Option<char>,
+}
+
+fn read_san(text: &str) -> Option<San> {
+    let g = geometry();
+    let mut rest = text;
+    let role = match rest.chars().next()? {
+        c @ ('N' | 'B' | 'R' | 'Q' | 'K') => {
+            rest = &rest[1..];
+            Role::from_letter(c)?
+        }
+        _ => Role::Pawn,
+    };
+    // The destination is the last square name before an optional promotion.
+    let (body, promotion) = match rest.char_indices().last()? {
+        (i, c) if c.is_ascii_uppercase() && role == Role::Pawn => {
+            (rest[..i].strip_suffix('=').unwrap_or(&rest[..i]), Some(c))
+        }
+        _ => (rest, None),
+    };
+    if body.len() < 2 {
+        return None;
+    }
+    let to = g.parse_square(&body[body.len() - 2..]).ok()?;
+    let mut hint = &body[..body.len() - 2];
+    let capture = hint.ends_with('x');
+    if capture {
+        hint = &hint[..hint.len() - 1];
+    }
+    let mut file = None;
+    let mut rank = None;
+    let mut h = hint.bytes();
+    if let Some(b) = h.clone().next().filter(|b| (b'a'..=b'h').contains(b)) {
+        file = Some(b - b'a');
+        h.next();
+    }
+    if let Some(b) = h.clone().next().filter(|b| (b'1'..=b'8').contains(b)) {
+        rank = Some(b - b'1');
+        h.next();
+    }
+    if h.next().is_some() || role == Role::Pawn && (rank.is_some() || capture != file.is_some()) {
+        return None;
+    }
+    Some(San {
+        role,
+        file,
+        rank,
+        capture,
+        to: to.0 as u8,
+        promotion,
+    })
+}
+
+/// Why a text that matches no legal move cannot be played: the rule a move it names breaks,
+/// or, when it names no move, the forms chess reads.
+fn why_not(pos: &Chess, raw: &str, cleaned: &str) -> MoveError {
+    let illegal = |reason: String| MoveError::Illegal {
+        text: raw.to_string(),
+        reason,
+    };
+    if cleaned == "O-O" || cleaned == "O-O-O" {
+        return illegal(pos.castling_refusal(cleaned == "O-O"));
+    }
+    if let Some((from, to, promotion)) = read_uci(&raw.to_ascii_lowercase()) {
+        return illegal(pos.explain(from, to, promotion));
+    }
+    let Some(san) = read_san(cleaned) else {
+        return MoveError::not_a_move("chess", raw, EXPECTED);
+    };
+    let side = pos.side();
+    let mut from: Vec<u8> = (0..64u8)
+        .filter(|&s| pos.piece_at(s) == Some((side, san.role)))
+        .filter(|&s| san.file.is_none_or(|f| s % 8 == f))
+        .filter(|&s| san.rank.is_none_or(|r| s / 8 == r))
+        .collect();
+    if san.role == Role::Pawn && !san.capture {
+        from.retain(|&s| s % 8 == san.to % 8);
+        // The pawn nearest behind the destination is the one the text means.
+        let behind = |s: &u8| match side {
+            menagerie_core::Color::White => s < &san.to,
+            menagerie_core::Color::Black => s > &san.to,
+        };
+        from.retain(behind);
+        if side == menagerie_core::Color::White {
+            from.reverse();
+        }
+        from.truncate(1);
+    }
+    let reasons: Vec<String> = from
+        .iter()
+        .map(|&f| pos.explain(f, san.to, san.promotion))
+        .collect();
+    let reaches = |r: &String| !r.contains("cannot reach");
+    match reasons.iter().find(|r| reaches(r)) {
+        Some(r) => illegal(r.clone()),
+        None if reasons.len() == 1 => illegal(reasons[0].clone()),
+        None if reasons.is_empty() && san.file.is_none() && san.rank.is_none() => {
+            illegal(match san.role {
+                Role::Pawn => format!(
+                    "no pawn of {side} can reach {}",
+                    geometry().square_name(Square(san.to as u16))
+                ),
+                r => format!("{side} has no {}", r.name()),
+            })
+        }
+        None => illegal(format!(
+            "no {} of {side} can reach {}",
+            san.role.name(),
+            geometry().square_name(Square(san.to as u16))
+        )),
     }
 }

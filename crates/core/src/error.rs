@@ -30,8 +30,10 @@ impl PositionError {
 /// A move that cannot be read or may not be played here.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MoveError {
-    /// The text is not a move in any form the game accepts.
-    #[error("'{text}' is not a move: {reason}")]
+    /// The text is not a move in any form the game accepts. A reason built by
+    /// [`MoveError::not_a_move`] (`not a move of chess: ...`) is shown as it is; any other
+    /// reason follows "is not a move:".
+    #[error("{}", syntax_sentence(text, reason))]
     Syntax {
         /// The text as given.
         text: String,
@@ -59,6 +61,26 @@ pub enum MoveError {
     GameOver(String),
 }
 
+impl MoveError {
+    /// Text that is not a move of `game` in any form it accepts: the error says
+    /// `'<text>' is not a move of <game>: <expected>`, where `expected` names the forms the
+    /// game reads (`write UCI like e2e4 or SAN like Nf3`).
+    pub fn not_a_move(game: &str, text: &str, expected: impl std::fmt::Display) -> Self {
+        MoveError::Syntax {
+            text: text.to_string(),
+            reason: format!("not a move of {game}: {expected}"),
+        }
+    }
+}
+
+fn syntax_sentence(text: &str, reason: &str) -> String {
+    if reason.starts_with("not a move of ") {
+        format!("'{text}' is {reason}")
+    } else {
+        format!("'{text}' is not a move: {reason}")
+    }
+}
+
 /// A rule option that the game does not know or a value it does not take.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("rule option '{option}': {message}")]
@@ -77,4 +99,11 @@ pub struct BetzaError {
     pub text: String,
     /// What is wrong with it.
     pub message: String,
+}
+
+impl From<RuleError> for PositionError {
+    /// A position read under rule options the game does not take: field `rule options`.
+    fn from(e: RuleError) -> Self {
+        PositionError::new("rule options", e.to_string())
+    }
 }

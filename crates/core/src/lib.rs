@@ -19,5 +19,5 @@ pub use bitboard::{BitBoard, Wide};
 pub use error::{BetzaError, MoveError, PositionError, RuleError, SquareError};
 pub use game::Game;
 pub use geometry::{Geometry, Offset, Square};
-pub use options::{RuleOption, RuleOptions};
+pub use options::{ChosenOptions, RuleOption, RuleOptions};
 pub use position::{fmt_points, Color, Outcome, Points, Position, Termination, VariantSpec};

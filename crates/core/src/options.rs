@@ -70,6 +70,17 @@ impl RuleOptions {
         }
         Ok(())
     }
+    /// Checks the options against what the game offers (`known`) and returns a reader of
+    /// the chosen values, each option's default (its first value) where none was chosen.
+    /// This is how a game turns options into its settings:
+    /// `let o = options.read(OPTIONS)?; let strict = o.is("self-flip", "illegal");`
+    pub fn read<'a>(&'a self, known: &'a [RuleOption]) -> Result<ChosenOptions<'a>, RuleError> {
+        self.validate(known)?;
+        Ok(ChosenOptions {
+            options: self,
+            known,
+        })
+    }
     /// The value chosen for `name`, or `default`.
     pub fn get<'a>(&'a self, name: &str, default: &'a str) -> &'a str {
         self.0.get(name).map(String::as_str).unwrap_or(default)
@@ -81,6 +92,31 @@ impl RuleOptions {
     /// The settings as `name=value` strings.
     pub fn to_strings(&self) -> Vec<String> {
         self.0.iter().map(|(k, v)| format!("{k}={v}")).collect()
+    }
+}
+
+/// Rule options checked against the options a game offers: every value is one it takes.
+#[derive(Clone, Copy, Debug)]
+pub struct ChosenOptions<'a> {
+    options: &'a RuleOptions,
+    known: &'a [RuleOption],
+}
+
+impl<'a> ChosenOptions<'a> {
+    /// The value of option `name`: the one chosen, else the option's default (its first
+    /// value); empty for a name the game does not offer.
+    pub fn value(&self, name: &str) -> &'a str {
+        let default = self
+            .known
+            .iter()
+            .find(|o| o.name == name)
+            .and_then(|o| o.values.first().copied())
+            .unwrap_or("");
+        self.options.get(name, default)
+    }
+    /// Whether option `name` has the value `value` (chosen, or by default).
+    pub fn is(&self, name: &str, value: &str) -> bool {
+        self.value(name) == value
     }
 }
 
@@ -108,5 +144,18 @@ mod tests {
         let unknown = RuleOptions::parse(&["colour=blue"]).unwrap();
         assert!(unknown.validate(KNOWN).is_err());
         assert!(RuleOptions::parse(&["a=1", "a=2"]).is_err());
+    }
+
+    #[test]
+    fn chosen_options_read_values_and_defaults() {
+        let none = RuleOptions::new();
+        let o = none.read(KNOWN).unwrap();
+        assert_eq!(o.value("self-flip"), "loses");
+        assert!(o.is("self-flip", "loses"));
+        assert_eq!(o.value("colour"), "");
+        let set = RuleOptions::parse(&["self-flip=illegal"]).unwrap();
+        assert!(set.read(KNOWN).unwrap().is("self-flip", "illegal"));
+        let bad = RuleOptions::parse(&["self-flip=maybe"]).unwrap();
+        assert!(bad.read(KNOWN).is_err());
     }
 }

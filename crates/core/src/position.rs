@@ -272,6 +272,10 @@ pub trait Position: Clone + Send + Sync + 'static {
 
     /// Reads a move in any form the game accepts (canonical or human) and returns the legal
     /// move it names, or says in one sentence why it cannot be played.
+    ///
+    /// The canonical text as written comes first, then the human text (check marks
+    /// ignored), then the canonical text in any case: so a human text that reads as another
+    /// move's canonical text in another case keeps its own meaning.
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
         let trimmed = text.trim();
         if let Some(o) = self.outcome() {
@@ -279,20 +283,19 @@ pub trait Position: Clone + Send + Sync + 'static {
         }
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
-        let found: Vec<_> = moves
-            .iter()
-            .copied()
-            .filter(|&m| {
-                self.move_text(m).eq_ignore_ascii_case(trimmed)
-                    || strip_marks(&self.move_human(m)) == strip_marks(trimmed)
-            })
-            .collect();
+        let pick = |same: &dyn Fn(Self::Move) -> bool| -> Vec<Self::Move> {
+            moves.iter().copied().filter(|&m| same(m)).collect()
+        };
+        let mut found = pick(&|m| self.move_text(m) == trimmed);
+        if found.is_empty() {
+            found = pick(&|m| strip_marks(&self.move_human(m)) == strip_marks(trimmed));
+        }
+        if found.is_empty() {
+            found = pick(&|m| self.move_text(m).eq_ignore_ascii_case(trimmed));
+        }
         match found.as_slice() {
             [m] => Ok(*m),
-            [] => Err(MoveError::Illegal {
-                text: trimmed.to_string(),
-                reason: "no legal move matches it".into(),
-            }),
+            [] => Err(unmatched_move(self, trimmed, &moves)),
             many => Err(MoveError::Ambiguous {
                 text: trimmed.to_string(),
                 candidates: many
@@ -317,6 +320,44 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// Counts leaves `depth` plies ahead; games override this with faster counting.
     fn perft(&self, depth: u32) -> u64 {
         crate::perft::perft_generic(self, depth)
+    }
+}
+
+/// Why `text`, which matches none of the `legal` moves of `pos`, cannot be played: text that
+/// names no square of the board is not a move of the game at all; text that names a
+/// departure and an arrival square is checked for a piece of the side to move on the first.
+pub fn unmatched_move<P: Position>(pos: &P, text: &str, legal: &[P::Move]) -> MoveError {
+    let g = pos.geometry();
+    let mut squares = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        match text.get(i..).and_then(|rest| g.parse_square_prefix(rest)) {
+            Some((sq, used)) => {
+                squares.push(sq);
+                i += used;
+            }
+            None => i += text[i..].chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    if squares.is_empty() {
+        let expected = match legal.first() {
+            Some(&m) => format!("a move names its squares, as in {}", pos.move_text(m)),
+            None => "a move names its squares".to_string(),
+        };
+        return MoveError::not_a_move(pos.variant(), text, expected);
+    }
+    let reason = match (squares.len(), pos.piece_char(squares[0])) {
+        (2.., None) => format!("there is no piece on {}", g.square_name(squares[0])),
+        (2.., Some(c)) if c.is_ascii_uppercase() != (pos.turn() == Color::White) => format!(
+            "the piece on {} is not {}'s",
+            g.square_name(squares[0]),
+            pos.turn()
+        ),
+        _ => "no legal move matches it".to_string(),
+    };
+    MoveError::Illegal {
+        text: text.to_string(),
+        reason,
     }
 }
 

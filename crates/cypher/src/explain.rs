@@ -6,7 +6,7 @@
 
 use crate::board::{code_kind, Board, Kind};
 use crate::moves::NONE;
-use crate::notation::square_name;
+use crate::notation::{square_name, strip_marks};
 use crate::position::{knight_reach, CypherPosition, KingCourtEntry};
 use crate::tables::{bishop_attacks, geometry, queen_attacks, rook_attacks, tables, Sector, WIDTH};
 use menagerie_core::Color;
@@ -38,10 +38,6 @@ struct Intent {
 fn square_at(text: &str) -> Option<(usize, &str)> {
     let (sq, used) = geometry().parse_square_prefix(text)?;
     Some((sq.index(), &text[used..]))
-}
-
-fn strip_marks(text: &str) -> &str {
-    text.trim().trim_end_matches(['+', '#', '/', '!', '?'])
 }
 
 /// Reads canonical text: `a-b`, `a-b/c-d`, `a-b*c-d`, `a-b(c)`, `P@a`.
@@ -167,6 +163,17 @@ fn parse_human(pos: &CypherPosition, text: &str) -> Option<Intent> {
     let (i, to) = split?;
     let hint = &body[..i];
     let g = geometry();
+    // What precedes the destination is a file, a rank or a square (a pawn's only a file,
+    // and only when it captures): anything else is no move of this game.
+    let is_file = (0..WIDTH as u8).any(|f| hint == g.file_name(f));
+    let is_rank = (0..11u8).any(|r| hint == g.rank_name(r));
+    let hint_ok = match kind {
+        None => hint.is_empty() && !first.contains('x') || is_file,
+        Some(_) => hint.is_empty() || is_file || is_rank || g.parse_square(hint).is_ok(),
+    };
+    if !hint_ok {
+        return None;
+    }
     let file_hint = (0..WIDTH as u8).find(|&f| hint.starts_with(g.file_name(f)));
     let rank_hint = (0..11u8).rev().find(|&r| hint.ends_with(g.rank_name(r)));
     let m = pos.turn;

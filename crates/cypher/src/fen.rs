@@ -93,7 +93,7 @@ fn small(n: u32, field: &'static str) -> Result<u8, PositionError> {
 }
 
 fn parse_number(text: &str, field: &'static str) -> Result<u32, PositionError> {
-    if text.is_empty() || !text.bytes().all(|c| c.is_ascii_digit()) || text.len() > 9 {
+    if text.is_empty() || !text.bytes().all(|c| c.is_ascii_digit()) {
         return Err(PositionError::new(
             field,
             format!("expected a whole number, found '{text}'"),

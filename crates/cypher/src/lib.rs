@@ -21,9 +21,31 @@
 //!   mover's own side is illegal as a whole.
 //! * Stalemate reports the core's `Termination::Stalemate`; every other ending is a
 //!   `Termination::Rule` in section 11's words, always with the points of its table.
+//!
+//! ## Where each rule lives (sections of `rules/cypher.md`)
+//!
+//! | rule | file |
+//! |---|---|
+//! | board and sectors: Court, Border, Field (1) | `src/tables.rs` |
+//! | men, set-up, position string (2, 12) | `src/board.rs`, `src/fen.rs` |
+//! | moving by sector (3), captures and sanctuary (5.1) | `src/position.rs` (`generate`) |
+//! | the King's steps, Court entry (3.4, R4), the Field King's captures (5.2) | `src/position/infiltration.rs` (`king_moves`), `src/position.rs` (`king_may_enter_court`) |
+//! | the Spy (3.6) and the combined move (7.2) | `src/position/combined_move.rs` |
+//! | check (4) and transparency (7.3) | `src/board/check.rs` |
+//! | collusion (7.4) | `src/board/collusion.rs` |
+//! | flips (7.5) | `src/board/flips.rs` |
+//! | re-take (6) | `src/position/retake.rs` |
+//! | infiltration (8) | `src/position/infiltration.rs` |
+//! | coup d'état (9.1) | `src/position/coup.rs` |
+//! | prisoner release (9.2) | `src/position/prisoner_release.rs` |
+//! | legal turns, mate, the 4-check rule, endings and points (10, 11) | `src/position/endings.rs` |
+//! | notation (13) | `src/notation.rs`; why a turn is illegal: `src/explain.rs` |
+//! | rule options (14) | `src/lib.rs` (`OPTIONS`); rulebook codes cited: `src/guide.rs` |
 
 #![warn(missing_docs)]
 
+#[macro_use]
+mod guide;
 mod board;
 mod explain;
 mod fen;
@@ -34,6 +56,7 @@ mod tables;
 
 pub use board::{Flip, FlipRule, Kind};
 pub use moves::{CypherMove, TurnKind, NONE};
+pub use notation::FLIP_MARK;
 pub use position::CypherPosition;
 pub use tables::{geometry, Sector};
 
@@ -53,44 +76,63 @@ pub const OPTIONS: &[RuleOption] = &[
     RuleOption {
         name: "self-flip",
         values: &["loses", "illegal"],
-        help: "a turn that flips its own side (a Spy landing next to a King or the other Spy, ...) loses (R1), or may not be played",
+        help: concat!(
+            "a turn that flips its own side (a Spy landing next to a King or the other Spy, ...) loses (",
+            guide!(self_flip),
+            "), or may not be played"
+        ),
     },
     RuleOption {
         name: "king-court-entry",
         values: &["enemy-spy-outside", "own-spy-outside", "free"],
-        help: "a King may step onto a Court square only while the enemy Spy is not in Court (R4), only while his own Spy is not, or always",
+        help: concat!(
+            "a King may step onto a Court square only while the enemy Spy is not in Court (",
+            guide!(king_court_entry),
+            "), only while his own Spy is not, or always"
+        ),
     },
     RuleOption {
         name: "infiltration-target",
         values: &["either", "enemy-home"],
-        help: "an infiltrating piece goes to d0 or d10 (R12), or only to the enemy's home square (White d10, Black d0)",
+        help: concat!(
+            "an infiltrating piece goes to d0 or d10 (",
+            guide!(infiltration_target),
+            "), or only to the enemy's home square (White d10, Black d0)"
+        ),
     },
     RuleOption {
         name: "coup-minor",
         values: &["choice", "bishop-first"],
-        help: "in a coup d'etat Bishop and Knight rank equal and the coup-maker chooses (R14), or a Bishop goes before a Knight",
+        help: concat!(
+            "in a coup d'etat Bishop and Knight rank equal and the coup-maker chooses (",
+            guide!(coup),
+            "), or a Bishop goes before a Knight"
+        ),
     },
     RuleOption {
         name: "coup-pawns",
         values: &["yes", "no"],
-        help: "with no Queen, Rook, Bishop or Knight left, a coup d'etat switches a pawn (R14), or nothing",
+        help: concat!(
+            "with no Queen, Rook, Bishop or Knight left, a coup d'etat switches a pawn (",
+            guide!(coup),
+            "), or nothing"
+        ),
     },
 ];
 
+/// The rules chosen by `options`, checked against [`OPTIONS`] (defaults: the rulings).
 fn rules_from(options: &RuleOptions) -> Result<Rules, PositionError> {
-    options
-        .validate(OPTIONS)
-        .map_err(|e| PositionError::new("rule options", e.to_string()))?;
+    let o = options.read(OPTIONS)?;
     Ok(Rules {
-        self_flip_illegal: options.get("self-flip", "loses") == "illegal",
-        king_court_entry: match options.get("king-court-entry", "enemy-spy-outside") {
+        self_flip_illegal: o.is("self-flip", "illegal"),
+        king_court_entry: match o.value("king-court-entry") {
             "own-spy-outside" => KingCourtEntry::OwnSpyOutside,
             "free" => KingCourtEntry::Free,
             _ => KingCourtEntry::EnemySpyOutside,
         },
-        infiltration_enemy_home: options.get("infiltration-target", "either") == "enemy-home",
-        coup_bishop_first: options.get("coup-minor", "choice") == "bishop-first",
-        coup_pawns: options.get("coup-pawns", "yes") == "yes",
+        infiltration_enemy_home: o.is("infiltration-target", "enemy-home"),
+        coup_bishop_first: o.is("coup-minor", "bishop-first"),
+        coup_pawns: o.is("coup-pawns", "yes"),
     })
 }
 
@@ -115,7 +157,8 @@ impl CypherPosition {
         match Position::parse_move(self, text) {
             Ok(_) => None,
             Err(MoveError::Illegal { reason, .. }) => Some(reason),
-            Err(MoveError::Syntax { reason, .. }) => Some(format!("not a move: {reason}")),
+            // "not a move of cypher: <the forms it reads>"
+            Err(MoveError::Syntax { reason, .. }) => Some(reason),
             Err(e) => Some(e.to_string()),
         }
     }

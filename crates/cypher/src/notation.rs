@@ -55,8 +55,31 @@ fn disambiguation(from: usize, rivals: &[usize]) -> String {
     }
 }
 
-/// The inventor's notation of `mv` (13.2), with its ending or check mark.
+/// The mark of a turn that ends the game by a flip. The inventor writes `++`, which a chess
+/// player reads as double check; Menagerie writes `(flip)` and reads both.
+pub const FLIP_MARK: &str = "(flip)";
+
+/// The inventor's notation of `mv` (13.2), with its ending or check mark: `(flip)` for a
+/// flip (the inventor's `++`), `//` for the 4-check rule, `#` and `#+` for mates, `+`.
 pub(crate) fn human(pos: &CypherPosition, mv: CypherMove, legal: &[CypherMove]) -> String {
+    let mut text = human_body(pos, mv, legal);
+    let next = pos.after(mv);
+    match next.decide() {
+        Some(o) => match &o.termination {
+            Termination::Rule(r) if r.starts_with("flip") => text.push_str(FLIP_MARK),
+            Termination::Rule(r) if r.starts_with("4-check") => text.push_str("//"),
+            Termination::Rule(r) if r == "checkmate without collusion" => text.push_str("#+"),
+            Termination::Rule(_) => text.push('#'),
+            _ => {}
+        },
+        None if next.board.in_check(next.turn, true) => text.push('+'),
+        None => {}
+    }
+    text
+}
+
+/// The inventor's notation of `mv` without its ending or check mark.
+fn human_body(pos: &CypherPosition, mv: CypherMove, legal: &[CypherMove]) -> String {
     let (from, to) = (mv.from as usize, mv.to as usize);
     let mut text = if mv.kind == TurnKind::Release {
         format!("PR{}", square_name(to))
@@ -129,25 +152,21 @@ pub(crate) fn human(pos: &CypherPosition, mv: CypherMove, legal: &[CypherMove]) 
         }
         _ => {}
     }
-    let next = pos.after(mv);
-    match next.decide() {
-        Some(o) => match &o.termination {
-            Termination::Rule(r) if r.starts_with("flip") => text.push_str("++"),
-            Termination::Rule(r) if r.starts_with("4-check") => text.push_str("//"),
-            Termination::Rule(r) if r == "checkmate without collusion" => text.push_str("#+"),
-            Termination::Rule(_) => text.push('#'),
-            _ => {}
-        },
-        None if next.board.in_check(next.turn, true) => text.push('+'),
-        None => {}
-    }
     text
 }
 
-/// A move's text without its ending or check marks.
-fn strip(text: &str) -> &str {
-    text.trim().trim_end_matches(['+', '#', '/', '!', '?'])
+/// A move's text without its ending or check marks (`(flip)`, `++`, `//`, `#+`, `#`, `+`).
+pub(crate) fn strip_marks(text: &str) -> &str {
+    let t = text.trim();
+    let t = match t.len().checked_sub(FLIP_MARK.len()) {
+        Some(i) if t.is_char_boundary(i) && t[i..].eq_ignore_ascii_case(FLIP_MARK) => &t[..i],
+        _ => t,
+    };
+    t.trim_end().trim_end_matches(['+', '#', '/', '!', '?'])
 }
+
+/// The forms a Cypher move is read in, for text that is none of them.
+const EXPECTED: &str = "write a move as d3-d5, d0-d4/b3-z3, e4-e5*a1-d10, f8-f9(a6), P@b5, or as Nh2, Sd4/Qz3, Kb5**Rd10, e9(Qz6), PRb5";
 
 /// Reads a move in the canonical form (any case) or the inventor's notation.
 pub(crate) fn parse(pos: &CypherPosition, text: &str) -> Result<CypherMove, MoveError> {
@@ -163,10 +182,11 @@ pub(crate) fn parse(pos: &CypherPosition, text: &str) -> Result<CypherMove, Move
     {
         return Ok(m);
     }
-    let wanted = strip(trimmed);
+    let wanted = strip_marks(trimmed);
+    // The marks are ignored, so the texts are compared without them (no turn is played).
     let humans: Vec<(CypherMove, String)> = legal
         .iter()
-        .map(|&m| (m, strip(&human(pos, m, &legal)).to_string()))
+        .map(|&m| (m, human_body(pos, m, &legal)))
         .collect();
     let pick = |same: &dyn Fn(&str) -> bool| -> Vec<CypherMove> {
         humans
@@ -188,7 +208,7 @@ pub(crate) fn parse(pos: &CypherPosition, text: &str) -> Result<CypherMove, Move
         found = legal
             .iter()
             .copied()
-            .filter(|&m| no_x(strip(&human(pos, m, &[]))) == no_x(wanted))
+            .filter(|&m| no_x(&human_body(pos, m, &[])) == no_x(wanted))
             .collect();
     }
     match found.as_slice() {
@@ -198,14 +218,15 @@ pub(crate) fn parse(pos: &CypherPosition, text: &str) -> Result<CypherMove, Move
                 text: trimmed.to_string(),
                 reason,
             },
-            None => MoveError::Syntax {
-                text: trimmed.to_string(),
-                reason: "write a move as d3-d5, d0-d4/b3-z3, e4-e5*a1-d10, f8-f9(a6), P@b5, or as Nh2, Sd4/Qz3, Kb5**Rd10, e9(Qz6), PRb5".into(),
-            },
+            None => MoveError::not_a_move("cypher", trimmed, EXPECTED),
         }),
         many => Err(MoveError::Ambiguous {
             text: trimmed.to_string(),
-            candidates: many.iter().map(|&m| canonical(m)).collect::<Vec<_>>().join(", "),
+            candidates: many
+                .iter()
+                .map(|&m| canonical(m))
+                .collect::<Vec<_>>()
+                .join(", "),
         }),
     }
 }

@@ -4,7 +4,16 @@ use crate::board::{code_color, code_kind, first, Board, Flip, Kind};
 use crate::moves::{CypherMove, TurnKind, NONE};
 use crate::tables::{bishop_attacks, queen_attacks, rook_attacks, tables, Sector, SQUARES};
 use menagerie_core::zobrist::KeyGen;
-use menagerie_core::{Color, Outcome, Termination};
+
+mod combined_move;
+mod coup;
+mod endings;
+mod infiltration;
+mod prisoner_release;
+mod retake;
+
+use menagerie_core::Color;
+use retake::opens_retake;
 use std::sync::OnceLock;
 
 /// The square d0 (White's Spy's home), an infiltration target.
@@ -85,7 +94,7 @@ impl Sink for Counter {
 }
 
 #[inline(always)]
-fn bits(mut b: u128) -> impl Iterator<Item = usize> {
+pub(crate) fn bits(mut b: u128) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         if b == 0 {
             None
@@ -144,15 +153,6 @@ impl CypherPosition {
         self.board.flip(self.turn.other())
     }
 
-    /// Whether the game is over by a rule checked without generating turns (a captured King,
-    /// a flip, a fourth consecutive check).
-    #[inline]
-    pub(crate) fn ended_quickly(&self) -> bool {
-        self.board.king(self.turn).is_none()
-            || self.checks[self.turn.other() as usize] >= 4
-            || self.board.flip(self.turn.other()).is_some()
-    }
-
     /// Whether a King of `side` may step onto a Court square now (R4).
     #[inline]
     pub(crate) fn king_may_enter_court(&self, side: Color) -> bool {
@@ -166,49 +166,10 @@ impl CypherPosition {
         }
     }
 
-    /// The men of `side` that a coup d'état may switch (9.1, R14), on `board`.
-    pub(crate) fn coup_candidates(&self, board: &Board, side: Color) -> u128 {
-        for kinds in [&[Kind::Queen][..], &[Kind::Rook]] {
-            let b = board.pieces(side, kinds[0]);
-            if b != 0 {
-                return b;
-            }
-        }
-        let (bishops, knights) = (
-            board.pieces(side, Kind::Bishop),
-            board.pieces(side, Kind::Knight),
-        );
-        if self.rules.coup_bishop_first {
-            if bishops != 0 {
-                return bishops;
-            }
-            if knights != 0 {
-                return knights;
-            }
-        } else if bishops | knights != 0 {
-            return bishops | knights;
-        }
-        if self.rules.coup_pawns {
-            return board.pieces(side, Kind::Pawn);
-        }
-        0
-    }
-
-    /// Infiltration destinations allowed for `side` (option `infiltration-target`).
-    pub(crate) fn infiltration_targets(&self, side: Color) -> &'static [u8] {
-        if !self.rules.infiltration_enemy_home {
-            &[D0, D10]
-        } else if side == Color::White {
-            &[D10]
-        } else {
-            &[D0]
-        }
-    }
-
     /// Whether the board after a turn of the side to move may stand: the King not in check
     /// (10.1) and, under `self-flip=illegal`, no flip against the mover.
     #[inline(always)]
-    fn acceptable(&self, child: &Board, collusion: bool) -> bool {
+    pub(super) fn acceptable(&self, child: &Board, collusion: bool) -> bool {
         let m = self.turn;
         !child.in_check(m, collusion)
             && (!self.rules.self_flip_illegal || child.flip(m).is_none_or(|f| f.winner == m))
@@ -227,11 +188,7 @@ impl CypherPosition {
         let empty = !occ & ALL;
         let them_pawns = them & b.by_kind[Kind::Pawn as usize];
         let them_field_majors = them & b.majors() & t.field;
-        let retake_bit = if self.retake != NONE {
-            1u128 << self.retake
-        } else {
-            0
-        };
+        let retake_bit = self.retake_bit();
         let (forward, start_rank, last_rank): (isize, usize, usize) = if m == Color::White {
             (10, 3, 9)
         } else {
@@ -290,211 +247,11 @@ impl CypherPosition {
             }
         }
 
-        // Prisoner release (9.2): not in check, an empty Border square, no check given.
-        if self.pools[m as usize] > 0 && !b.in_check(m, collusion) {
-            let enemy_king = b.pieces(o, Kind::King) & !t.court;
-            for to in bits(t.border & empty) {
-                if t.pawn_attacks[m as usize][to] & enemy_king == 0 {
-                    out.push(CypherMove::with(
-                        TurnKind::Release,
-                        NONE,
-                        to as u8,
-                        NONE,
-                        NONE,
-                    ));
-                }
-            }
-        }
-    }
-
-    fn pawn_move<S: Sink>(
-        &self,
-        from: usize,
-        to: usize,
-        last_rank: usize,
-        collusion: bool,
-        out: &mut S,
-    ) {
-        let mut child = self.board;
-        child.shift(from, to);
-        if to / 10 != last_rank {
-            if self.acceptable(&child, collusion) {
-                out.push(CypherMove::normal(from as u8, to as u8));
-            }
-            return;
-        }
-        // Coup d'état: the pawn leaves; the opponent's highest man changes sides.
-        child.remove(to);
-        let m = self.turn;
-        let candidates = self.coup_candidates(&child, m.other());
-        if candidates == 0 {
-            if self.acceptable(&child, collusion) {
-                out.push(CypherMove::with(
-                    TurnKind::Coup,
-                    from as u8,
-                    to as u8,
-                    NONE,
-                    NONE,
-                ));
-            }
-            return;
-        }
-        for s in bits(candidates) {
-            let mut switched = child;
-            let c = switched.remove(s);
-            switched.put(s, m, code_kind(c));
-            if self.acceptable(&switched, collusion) {
-                out.push(CypherMove::with(
-                    TurnKind::Coup,
-                    from as u8,
-                    to as u8,
-                    s as u8,
-                    NONE,
-                ));
-            }
-        }
-    }
-
-    fn king_moves<S: Sink>(&self, from: usize, sector: Sector, collusion: bool, out: &mut S) {
-        let t = tables();
-        let b = &self.board;
-        let m = self.turn;
-        let o = m.other();
-        let them = b.by_color[o as usize];
-        let reach = t.adjacent[from];
-        let mut targets = reach & !b.occupied();
-        if !self.king_may_enter_court(m) {
-            targets &= !t.court;
-        }
-        let them_field_majors = them & b.majors() & t.field;
-        let majors = if sector == Sector::Field {
-            let retake = if self.retake != NONE {
-                1u128 << self.retake
-            } else {
-                0
-            };
-            let colluding = if collusion {
-                b.colluding_checkers(m)
-            } else {
-                0
-            };
-            them_field_majors & (retake | colluding)
-        } else {
-            them_field_majors
-        };
-        let victims = reach & ((them & b.by_kind[Kind::Pawn as usize]) | majors);
-        let infiltrate = self.infiltration[m as usize];
-        for to in bits(targets | victims) {
-            let mut child = *b;
-            child.shift(from, to);
-            if !infiltrate || t.border >> to & 1 == 0 {
-                if self.acceptable(&child, collusion) {
-                    out.push(CypherMove::normal(from as u8, to as u8));
-                }
-                continue;
-            }
-            // Infiltration (8): the step must be legal on its own; a step that ends the game
-            // has no transfer.
-            if child.in_check(m, collusion) {
-                continue;
-            }
-            if let Some(flip) = child.flip(m) {
-                if !(self.rules.self_flip_illegal && flip.winner != m) {
-                    out.push(CypherMove::normal(from as u8, to as u8));
-                }
-                continue;
-            }
-            out.push(CypherMove::normal(from as u8, to as u8));
-            let ours = child.by_color[m as usize];
-            for piece in bits(ours & child.majors()) {
-                for &dest in self.infiltration_targets(m) {
-                    if ours >> dest & 1 != 0 {
-                        continue;
-                    }
-                    let mut sent = child;
-                    sent.shift(piece, dest as usize);
-                    if self.acceptable(&sent, collusion) {
-                        out.push(CypherMove::with(
-                            TurnKind::Infiltration,
-                            from as u8,
-                            to as u8,
-                            piece as u8,
-                            dest,
-                        ));
-                    }
-                }
-            }
-        }
-    }
-
-    fn spy_moves<S: Sink>(&self, from: usize, sector: Sector, collusion: bool, out: &mut S) {
-        let t = tables();
-        let b = &self.board;
-        let m = self.turn;
-        let occ = b.occupied();
-        let reach = queen_attacks(t, from, occ);
-        // The Spy captures only from Court, and only enemy majors in Court (3.6).
-        if sector == Sector::Court {
-            let victims = reach & b.by_color[m.other() as usize] & b.majors() & t.court;
-            for to in bits(victims) {
-                let mut child = *b;
-                child.shift(from, to);
-                if self.acceptable(&child, collusion) {
-                    out.push(CypherMove::normal(from as u8, to as u8));
-                }
-            }
-        }
-        for to in bits(reach & !occ) {
-            let mut child = *b;
-            child.shift(from, to);
-            if sector != Sector::Court || t.court >> to & 1 != 0 {
-                if self.acceptable(&child, collusion) {
-                    out.push(CypherMove::normal(from as u8, to as u8));
-                }
-                continue;
-            }
-            // Combined move (7.2): the Spy half first; the flip rules apply between halves.
-            // An entering piece lands in Court and captures nothing, so it can never parry a
-            // check the Spy half left: a Spy half in check has no variants either.
-            if child.in_check(m, collusion) {
-                continue;
-            }
-            if let Some(flip) = child.flip(m) {
-                if !(self.rules.self_flip_illegal && flip.winner != m) {
-                    out.push(CypherMove::normal(from as u8, to as u8));
-                }
-                continue;
-            }
-            out.push(CypherMove::normal(from as u8, to as u8));
-            let cocc = child.occupied();
-            let court_free = t.court & !cocc;
-            for piece in bits(child.by_color[m as usize] & child.majors() & !t.court) {
-                let reach = match code_kind(child.mailbox[piece]) {
-                    Kind::Knight => knight_reach(t.sector[piece], piece),
-                    Kind::Bishop => bishop_attacks(t, piece, cocc),
-                    Kind::Rook => rook_attacks(t, piece, cocc),
-                    _ => queen_attacks(t, piece, cocc),
-                };
-                for dest in bits(reach & court_free) {
-                    let mut entered = child;
-                    entered.shift(piece, dest);
-                    if self.acceptable(&entered, collusion) {
-                        out.push(CypherMove::with(
-                            TurnKind::Combined,
-                            from as u8,
-                            to as u8,
-                            piece as u8,
-                            dest as u8,
-                        ));
-                    }
-                }
-            }
-        }
+        self.release_moves(collusion, out);
     }
 
     /// Plays `mv` (one of the legal turns).
     pub(crate) fn play_move(&mut self, mv: CypherMove) {
-        let t = tables();
         let m = self.turn;
         let o = m.other();
         let mut reset_clock = false;
@@ -525,12 +282,7 @@ impl CypherPosition {
                     if victim_kind == Kind::Pawn {
                         let pool = &mut self.pools[code_color(victim) as usize];
                         *pool = pool.saturating_add(1);
-                    } else if kind.is_major()
-                        && t.sector[from] != Sector::Field
-                        && victim_kind.is_major()
-                        && t.field >> to & 1 != 0
-                    {
-                        // Re-take trigger (6): a Border or Court major took a Field major.
+                    } else if opens_retake(kind, from, victim_kind, to) {
                         retake = mv.to;
                     }
                 }
@@ -585,50 +337,6 @@ impl CypherPosition {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.turn = o;
-    }
-
-    /// The ending decided by the position alone (section 11, in its order).
-    pub(crate) fn decide(&self) -> Option<Outcome> {
-        let m = self.turn;
-        let mover = m.other();
-        let win = |winner: Color, text: String, points: f32| {
-            let o = Outcome::win(winner, Termination::Rule(text));
-            if winner == Color::White {
-                o.with_points(points, 0.0)
-            } else {
-                o.with_points(0.0, points)
-            }
-        };
-        if self.board.king(m).is_none() {
-            return Some(win(mover, "King captured by infiltration".into(), 3.0));
-        }
-        if let Some(flip) = self.board.flip(mover) {
-            return Some(win(flip.winner, flip.describe(), 3.0));
-        }
-        let mut any = Counter(0);
-        self.generate(true, &mut any);
-        if any.0 == 0 {
-            if !self.board.in_check(m, true) {
-                return Some(Outcome::draw(Termination::Stalemate).with_points(0.5, 0.5));
-            }
-            // R18: still mate with collusion switched off means "without collusion".
-            let mut plain = Counter(0);
-            let without = self.board.in_check(m, false) && {
-                self.generate(false, &mut plain);
-                plain.0 == 0
-            };
-            return Some(if without {
-                win(mover, "checkmate without collusion".into(), 4.0)
-            } else {
-                win(mover, "checkmate with collusion".into(), 3.0)
-            });
-        }
-        if self.checks[mover as usize] >= 4 {
-            return Some(
-                Outcome::draw(Termination::Rule("4-check rule".into())).with_points(0.5, 0.5),
-            );
-        }
-        None
     }
 
     /// The repetition key: board, side, re-take, infiltration, check counts and pools (R21).

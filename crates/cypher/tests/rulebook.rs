@@ -47,7 +47,7 @@ fn t2_start_position() {
     let after = play(&p, "d3-d5");
     assert!(after.outcome().is_none() && !after.is_check());
     assert_eq!(human(&p, "d3-d5"), "d5");
-    assert_eq!(human(&p, "d0-d1"), "Sd1++");
+    assert_eq!(human(&p, "d0-d1"), "Sd1(flip)");
     assert_eq!(human(&p, "f1-h2"), "Nh2");
     assert_eq!(p.perft(1), 39);
     assert_eq!(p.perft(2), 1357);
@@ -100,7 +100,7 @@ fn t6_spy_exit_lets_one_piece_in() {
     assert_legal(&p, &["d0-d4/b3-z3", "d0-b2/b3-z3", "d0-d4"]);
     assert_not_legal(&p, &["b3-z3", "d0-a3/b3-z3", "d0-d1/b3-e0", "d0-d9/b3-z3"]);
     assert_eq!(human(&p, "d0-d4/b3-z3"), "Sd4/Qz3");
-    assert_eq!(human(&p, "d0-d9"), "Sd9++");
+    assert_eq!(human(&p, "d0-d9"), "Sd9(flip)");
 }
 
 #[test]
@@ -222,7 +222,7 @@ fn t13_king_flips_colluding_spy() {
         &play(&p, "e8-e7"),
         "Black wins: flip: Black's King flipped White's Spy",
     );
-    assert_eq!(human(&p, "e8-e7"), "Ke7++");
+    assert_eq!(human(&p, "e8-e7"), "Ke7(flip)");
 }
 
 #[test]
@@ -241,7 +241,7 @@ fn t14_king_flips_spy_unless_covered() {
         &play(&p, "e4-d5"),
         "White wins: flip: White's King flipped Black's Spy",
     );
-    assert_eq!(human(&p, "e4-d5"), "Kd5++");
+    assert_eq!(human(&p, "e4-d5"), "Kd5(flip)");
 }
 
 #[test]

@@ -14,9 +14,27 @@
 //! other than the King can only expose its King when it is pinned, and pins are found by
 //! looking both ways round each of the King's four lines. In check, and for en passant and
 //! castling, every move is tested on the King's lines with exactly the squares it changes.
+//!
+//! ## Where each rule lives (sections of `rules/vyrt.md`)
+//!
+//! | rule | file |
+//! |---|---|
+//! | the board, its labels and the torus (§3) | `src/lib.rs` (`geometry`), `src/tables.rs` |
+//! | how the units move (§5): slider circles, Knight, King, pawns | `src/tables.rs`, `src/position.rs` (`gen`) |
+//! | castling (§6.1) | `src/position/castling.rs` |
+//! | en passant across the seam (§6.2) | `src/position/en_passant.rs` |
+//! | promotion (§6.3) | `src/position.rs` (`gen`, pawns), `src/tables.rs` (`PROMOTION_Y`) |
+//! | check and pins on the torus (§7.2) | `src/position.rs` (`pins`, `attacked_after`) |
+//! | results and automatic draws (§7.1) | `src/lib.rs` (`outcome`, `outcome_in_play`) |
+//! | dead positions (§7.3) | `src/position/dead_positions.rs` |
+//! | position strings (§8) | `src/fen.rs` |
+//! | moves as text (§9) | `src/notation.rs` |
+//! | rule options (§10) | `src/lib.rs` (`OPTIONS`, `Rules::from_options`); rulebook codes cited: `src/guide.rs` |
 
 #![warn(missing_docs)]
 
+#[macro_use]
+mod guide;
 mod fen;
 mod notation;
 mod position;
@@ -37,14 +55,22 @@ pub const OPTIONS: &[RuleOption] = &[
     RuleOption {
         name: "double-step-any-unmoved",
         values: &["off", "on"],
-        help: "every pawn that has never moved may double-step, flank and back-row pawns \
-               included (rival to R6); the position string's fifth field then lists squares",
+        help: concat!(
+            "every pawn that has never moved may double-step, flank and back-row pawns \
+             included (rival to ",
+            guide!(double_step),
+            "); the position string's fifth field then lists squares"
+        ),
     },
     RuleOption {
         name: "reversed-back-pawns",
         values: &["off", "on"],
-        help: "the back-row pawns (ranks 12 and 9) walk and capture away from the centre and \
-               promote after four steps (rival to R5)",
+        help: concat!(
+            "the back-row pawns (ranks 12 and 9) walk and capture away from the centre and \
+             promote after four steps (rival to ",
+            guide!(back_row_pawns),
+            ")"
+        ),
     },
 ];
 
@@ -68,10 +94,10 @@ pub fn geometry() -> &'static Geometry {
 impl Rules {
     /// The rules chosen by `options` (validated against [`OPTIONS`]).
     pub fn from_options(options: &RuleOptions) -> Result<Rules, RuleError> {
-        options.validate(OPTIONS)?;
+        let o = options.read(OPTIONS)?;
         Ok(Rules {
-            double_step_any_unmoved: options.get("double-step-any-unmoved", "off") == "on",
-            reversed_back_pawns: options.get("reversed-back-pawns", "off") == "on",
+            double_step_any_unmoved: o.is("double-step-any-unmoved", "on"),
+            reversed_back_pawns: o.is("reversed-back-pawns", "on"),
         })
     }
 }
@@ -100,8 +126,7 @@ impl VyrtPosition {
         fen: &str,
         options: &RuleOptions,
     ) -> Result<VyrtPosition, PositionError> {
-        let rules = Rules::from_options(options)
-            .map_err(|e| PositionError::new("rule options", e.to_string()))?;
+        let rules = Rules::from_options(options)?;
         if rules.double_step_any_unmoved && fen.trim() == START_FEN {
             return Ok(Self::start(rules));
         }

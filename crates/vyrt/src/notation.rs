@@ -54,11 +54,13 @@ pub(crate) fn human(pos: &VyrtPosition, mv: VyrtMove) -> String {
     s
 }
 
-fn syntax(text: &str, reason: impl Into<String>) -> MoveError {
-    MoveError::Syntax {
-        text: text.to_string(),
-        reason: reason.into(),
-    }
+/// The forms a Vyrt move is read in.
+const EXPECTED: &str = "write two squares like E2-E4, E2E4 or D5xE6, a promotion like E7-E8=Q, \
+                        or castling as O-O or O-O-O";
+
+/// Text that is no move of Vyrt: `detail` says what was wrong, then the forms it reads.
+fn syntax(text: &str, detail: &str) -> MoveError {
+    MoveError::not_a_move("vyrt", text, format!("{detail}; {EXPECTED}"))
 }
 
 fn illegal(text: &str, reason: impl Into<String>) -> MoveError {
@@ -87,12 +89,12 @@ fn strip_marks(mut s: &str) -> &str {
 /// Reads any accepted form of a move and returns the legal move it names.
 pub(crate) fn parse(pos: &VyrtPosition, text: &str) -> Result<VyrtMove, MoveError> {
     let original = text.trim();
+    // The position's own outcome ends the game, dead positions included (§7.3).
+    if let Some(outcome) = pos.outcome() {
+        return Err(MoveError::GameOver(outcome.to_string()));
+    }
     let mut legal = Vec::new();
     pos.legal_moves(&mut legal);
-    if legal.is_empty() {
-        let outcome = pos.outcome().map(|o| o.to_string()).unwrap_or_default();
-        return Err(MoveError::GameOver(outcome));
-    }
     let s = strip_marks(original);
     let castle = match s.to_ascii_uppercase().replace('0', "O").as_str() {
         "O-O" => Some(true),
@@ -132,7 +134,7 @@ pub(crate) fn parse(pos: &VyrtPosition, text: &str) -> Result<VyrtMove, MoveErro
         _ => {
             return Err(syntax(
                 original,
-                format!("'{rest}' after the squares is not a promotion piece (Q, R, B or N)"),
+                &format!("'{rest}' after the squares is not a promotion piece (Q, R, B or N)"),
             ))
         }
     };

@@ -3,7 +3,12 @@
 // The hot loops index several per-family tables with the family number.
 #![allow(clippy::needless_range_loop)]
 
+mod castling;
+mod dead_positions;
+mod en_passant;
+
 use crate::tables::*;
+use castling::castling_rook_squares;
 use menagerie_core::{BitBoard, Color, Square, Wide};
 use std::sync::LazyLock;
 
@@ -174,6 +179,15 @@ struct Pins {
     len: usize,
 }
 
+/// Adds `m` to `out` (unless only counting) and counts it.
+#[inline(always)]
+fn push<const COUNT: bool>(out: &mut Vec<VyrtMove>, n: &mut usize, m: VyrtMove) {
+    if !COUNT {
+        out.push(m);
+    }
+    *n += 1;
+}
+
 #[inline(always)]
 fn single(s: usize) -> Bb {
     Bb::single(Square(s as u16))
@@ -307,7 +321,8 @@ impl VyrtPosition {
         let (from, to, flag) = (mv.f(), mv.t(), mv.flag());
         let code = self.board[from];
         self.key ^= self.state_key();
-        self.halfmove += 1;
+        // The counters saturate: a position string may start them anywhere up to u32::MAX.
+        self.halfmove = self.halfmove.saturating_add(1);
         if self.board[to] != 0 {
             self.take(to);
             self.halfmove = 0;
@@ -333,12 +348,7 @@ impl VyrtPosition {
                 self.take(victim);
             }
             CASTLE => {
-                let y = from / 12;
-                let (rf, rt) = if to > from {
-                    (12 * y + 9, 12 * y + 7)
-                } else {
-                    (12 * y + 2, 12 * y + 5)
-                };
+                let (rf, rt) = castling_rook_squares(from, to);
                 let rook = self.board[rf];
                 self.take(rf);
                 self.put(rt, rook);
@@ -354,7 +364,7 @@ impl VyrtPosition {
             }
         }
         if us == 1 {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.turn = self.turn.other();
         self.key ^= self.state_key();
@@ -502,63 +512,6 @@ impl VyrtPosition {
         self.gen::<false, false, true>(out, &pins);
     }
 
-    /// Whether the side to move's pawn on `from` may take en passant: the capturing pawn
-    /// leaves, the passed-over square fills, the double-stepped pawn goes, and the King must
-    /// not be attacked afterwards (T30).
-    #[inline]
-    fn en_passant_legal(&self, from: usize) -> bool {
-        let us = self.turn.index();
-        let victim = self.pawn_tables().push[1 - us][self.ep as usize] as usize;
-        let k = self.king[us] as usize;
-        !self.attacked_after(k, 1 - us, from, victim, self.ep as usize, victim, NONE)
-    }
-
-    /// The pawns of the side to move that attack the en passant square (none without one).
-    #[inline]
-    fn en_passant_capturers(&self) -> Bb {
-        let us = self.turn.index();
-        match self.ep as usize {
-            NONE => Wide::EMPTY,
-            ep => self.pawns[us] & self.pawn_tables().attackers[us][ep],
-        }
-    }
-
-    /// Why `O-O` (`short`) or `O-O-O` may not be played now (§6.1), or `None` if it may.
-    pub(crate) fn castling_refusal(&self, short: bool) -> Option<&'static str> {
-        let us = self.turn.index();
-        let them = 1 - us;
-        let right = match (us, short) {
-            (0, true) => 1,
-            (0, false) => 2,
-            (_, true) => 4,
-            (_, false) => 8,
-        };
-        if self.castling & right == 0 {
-            return Some("the King or that Rook has moved (the right is gone)");
-        }
-        // The right implies the King on E and the Rook on its corner of the home rank.
-        let k = self.king[us] as usize;
-        let b = |x: usize| 12 * (k / 12) + x;
-        // (between, crossed, landing, rook from, rook to)
-        let (between, cross, land, rook, rook_to): (&[usize], _, _, _, _) = if short {
-            (&[7, 8], b(7), b(8), b(9), b(7))
-        } else {
-            (&[3, 4, 5], b(5), b(4), b(2), b(5))
-        };
-        if between.iter().any(|&x| self.board[b(x)] != 0) {
-            Some("the squares between the King and the Rook are not empty")
-        } else if self.attacked(k, them) {
-            Some("the King is in check")
-        } else if self.attacked(cross, them) || self.attacked(land, them) {
-            Some("the King would cross or land on an attacked square")
-        } else if self.attacked_after(land, them, k, rook, rook_to, NONE, NONE) {
-            // the Rook's leaving its corner can open the home rank behind the King (T28)
-            Some("the King would be in check after castling")
-        } else {
-            None
-        }
-    }
-
     #[inline(always)]
     fn gen<const COUNT: bool, const CHECK: bool, const PSEUDO: bool>(
         &self,
@@ -588,12 +541,7 @@ impl VyrtPosition {
                 })
             }
         };
-        let push = |out: &mut Vec<VyrtMove>, n: &mut usize, m: VyrtMove| {
-            if !COUNT {
-                out.push(m);
-            }
-            *n += 1;
-        };
+        let push = push::<COUNT>;
         let pt = self.pawn_tables();
         let promo_y = PROMOTION_Y[us];
         for from in (own & !single(k)).iter() {
@@ -697,28 +645,9 @@ impl VyrtPosition {
                 push(out, &mut n, VyrtMove::new(k, to, 0, NORMAL));
             }
         }
-        let ep = self.ep as usize;
-        for from in self.en_passant_capturers().iter() {
-            let from = from.index();
-            if PSEUDO || self.en_passant_legal(from) {
-                // Under `double-step-any-unmoved` a pawn can pass over the promotion rank
-                // (A12-A2 passes A1), so en passant can promote.
-                if ep / 12 == promo_y {
-                    for p in [QUEEN, ROOK, BISHOP, KNIGHT_K] {
-                        push(out, &mut n, VyrtMove::new(from, ep, p, EN_PASSANT));
-                    }
-                } else {
-                    push(out, &mut n, VyrtMove::new(from, ep, 0, EN_PASSANT));
-                }
-            }
-        }
+        self.en_passant_moves::<COUNT, PSEUDO>(out, &mut n, promo_y);
         if !CHECK && !PSEUDO && self.castling != 0 {
-            let y = k / 12;
-            for (short, to) in [(true, 12 * y + 8), (false, 12 * y + 4)] {
-                if self.castling_refusal(short).is_none() {
-                    push(out, &mut n, VyrtMove::new(k, to, 0, CASTLE));
-                }
-            }
+            self.castling_moves::<COUNT>(out, &mut n, k);
         }
         n
     }
@@ -741,34 +670,5 @@ impl VyrtPosition {
             total += next.perft_fast(depth - 1);
         }
         total
-    }
-
-    /// Whether the material is one of the dead positions of §7.3.
-    pub(crate) fn is_dead(&self) -> bool {
-        let mut count = [[0u8; 8]; 2];
-        let mut bishop_colour = [[false; 2]; 2];
-        for s in 0..N {
-            let code = self.board[s];
-            if code != 0 {
-                let (c, k) = ((code >> 3) as usize, (code & 7) as usize);
-                count[c][k] += 1;
-                if k == BISHOP as usize {
-                    bishop_colour[c][(s % 12 + s / 12) % 2] = true;
-                }
-            }
-        }
-        let bare = |c: usize| count[c][1..6].iter().all(|&x| x == 0);
-        let weak = |c: usize| {
-            let m = &count[c];
-            let (p, n, b, r, q) = (m[1], m[2], m[3], m[4], m[5]);
-            let others = n + b + r + q;
-            p == 0
-                && (others <= 1
-                    || (others == 2 && n == 2)
-                    || (others == 2 && b == 1 && n == 1)
-                    || (others == 2 && r == 1 && n == 1)
-                    || (others == 2 && b == 2 && !(bishop_colour[c][0] && bishop_colour[c][1])))
-        };
-        (bare(0) && weak(1)) || (bare(1) && weak(0))
     }
 }

@@ -20,6 +20,7 @@
 // Tables are built in `const` blocks, where loops over indices are the only loops.
 #![allow(clippy::needless_range_loop)]
 
+use menagerie_core::geometry::{self, Offset};
 use menagerie_core::Wide;
 
 /// A set of squares of the torus (144 of the 192 bits are used).
@@ -127,7 +128,7 @@ pub fn circle_attack(occ: u16, p: u32) -> u16 {
     rot_up(CIRCLE[(rot_down(occ, p) >> 1) as usize] as u32, p)
 }
 
-const fn leaper_table(offsets: [(i32, i32); 8]) -> [Bb; N] {
+const fn leaper_table(offsets: &[Offset; 8]) -> [Bb; N] {
     let mut t = [Wide([0; 3]); N];
     let mut s = 0;
     while s < N {
@@ -135,7 +136,7 @@ const fn leaper_table(offsets: [(i32, i32); 8]) -> [Bb; N] {
         let mut b = [0u64; 3];
         let mut i = 0;
         while i < 8 {
-            b = bb_with(b, sq(x + offsets[i].0, y + offsets[i].1));
+            b = bb_with(b, sq(x + offsets[i].dx as i32, y + offsets[i].dy as i32));
             i += 1;
         }
         t[s] = Wide(b);
@@ -144,29 +145,11 @@ const fn leaper_table(offsets: [(i32, i32); 8]) -> [Bb; N] {
     t
 }
 
-/// The eight Knight targets of every square.
-pub static KNIGHT: [Bb; N] = leaper_table([
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
+/// The eight Knight targets of every square (the core's Knight leaps, wrapped).
+pub static KNIGHT: [Bb; N] = leaper_table(&geometry::KNIGHT);
 
-/// The eight King neighbours of every square.
-pub static KING: [Bb; N] = leaper_table([
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-]);
+/// The eight King neighbours of every square (the core's King steps, wrapped).
+pub static KING: [Bb; N] = leaper_table(&geometry::KING);
 
 /// The y of the rank a pawn of each colour promotes on (rank 8 for White, rank 1 for Black).
 pub const PROMOTION_Y: [usize; 2] = [9, 2];

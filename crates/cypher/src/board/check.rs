@@ -1,0 +1,61 @@
+//! Check (4): who gives check from which sector, lines (4.2), a Court King never in check
+//! (4.3); Spies outside Court are transparent (7.3); collusion counts when asked (7.4).
+
+use super::{Board, Kind};
+use crate::tables::{bishop_attacks, rook_attacks, tables, Tables};
+use menagerie_core::Color;
+
+impl Board {
+    /// Blockers for check and flip lines: every man except Spies outside Court (7.3).
+    #[inline(always)]
+    pub fn line_blockers(&self, t: &Tables) -> u128 {
+        self.occupied() & !(self.by_kind[Kind::Spy as usize] & !t.court)
+    }
+
+    /// Whether `side`'s King is in check (section 4), with or without collusion.
+    ///
+    /// A King next to the enemy Spy ignores that Spy's own attack (10.1): the step flips it.
+    #[inline]
+    pub fn in_check(&self, side: Color, collusion: bool) -> bool {
+        let t = tables();
+        let Some(k) = self.king(side) else {
+            return false;
+        };
+        let kbit = 1u128 << k;
+        if t.court & kbit != 0 {
+            return false;
+        }
+        let them = self.by_color[side.other() as usize];
+        if t.pawn_attacks[side as usize][k] & them & self.by_kind[0] != 0 {
+            return true;
+        }
+        let not_field = !t.field;
+        let knights = them & self.by_kind[1];
+        if knights & ((t.border & (t.knight_l[k] | t.knight_x[k])) | (t.court & t.knight_x[k])) != 0
+        {
+            return true;
+        }
+        if them & self.by_kind[5] & not_field & t.adjacent[k] != 0 {
+            return true;
+        }
+        let spy = them & self.by_kind[6];
+        let spy_counts = if t.adjacent[k] & spy != 0 { 0 } else { spy };
+        let occ = self.line_blockers(t);
+        let queens = self.by_kind[4];
+        let straight = them & (self.by_kind[3] | queens) & not_field | (spy_counts & not_field);
+        let diagonal = them & (self.by_kind[2] | queens) & not_field | (spy_counts & not_field);
+        if straight != 0 && rook_attacks(t, k, occ) & straight != 0 {
+            return true;
+        }
+        if diagonal != 0 && bishop_attacks(t, k, occ) & diagonal != 0 {
+            return true;
+        }
+        if collusion && t.field & kbit != 0 && spy & t.field != 0 {
+            let colluders = self.colluders(side.other());
+            if colluders != 0 {
+                return self.collusion_attackers(t, k, colluders, spy_counts, occ) != 0;
+            }
+        }
+        false
+    }
+}

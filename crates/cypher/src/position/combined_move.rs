@@ -1,0 +1,81 @@
+//! The Spy's moves (3.6) and the combined move (7.2): a Spy leaving Court lets one of its
+//! side's pieces enter Court on the same turn. The flip rules apply between the halves.
+
+use super::{bits, knight_reach, CypherPosition, Sink};
+use crate::board::{code_kind, Kind};
+use crate::moves::{CypherMove, TurnKind};
+use crate::tables::{bishop_attacks, queen_attacks, rook_attacks, tables, Sector};
+
+impl CypherPosition {
+    #[inline]
+    pub(super) fn spy_moves<S: Sink>(
+        &self,
+        from: usize,
+        sector: Sector,
+        collusion: bool,
+        out: &mut S,
+    ) {
+        let t = tables();
+        let b = &self.board;
+        let m = self.turn;
+        let occ = b.occupied();
+        let reach = queen_attacks(t, from, occ);
+        // The Spy captures only from Court, and only enemy majors in Court (3.6).
+        if sector == Sector::Court {
+            let victims = reach & b.by_color[m.other() as usize] & b.majors() & t.court;
+            for to in bits(victims) {
+                let mut child = *b;
+                child.shift(from, to);
+                if self.acceptable(&child, collusion) {
+                    out.push(CypherMove::normal(from as u8, to as u8));
+                }
+            }
+        }
+        for to in bits(reach & !occ) {
+            let mut child = *b;
+            child.shift(from, to);
+            if sector != Sector::Court || t.court >> to & 1 != 0 {
+                if self.acceptable(&child, collusion) {
+                    out.push(CypherMove::normal(from as u8, to as u8));
+                }
+                continue;
+            }
+            // Combined move (7.2): the Spy half first; the flip rules apply between halves.
+            // An entering piece lands in Court and captures nothing, so it can never parry a
+            // check the Spy half left: a Spy half in check has no variants either.
+            if child.in_check(m, collusion) {
+                continue;
+            }
+            if let Some(flip) = child.flip(m) {
+                if !(self.rules.self_flip_illegal && flip.winner != m) {
+                    out.push(CypherMove::normal(from as u8, to as u8));
+                }
+                continue;
+            }
+            out.push(CypherMove::normal(from as u8, to as u8));
+            let cocc = child.occupied();
+            let court_free = t.court & !cocc;
+            for piece in bits(child.by_color[m as usize] & child.majors() & !t.court) {
+                let reach = match code_kind(child.mailbox[piece]) {
+                    Kind::Knight => knight_reach(t.sector[piece], piece),
+                    Kind::Bishop => bishop_attacks(t, piece, cocc),
+                    Kind::Rook => rook_attacks(t, piece, cocc),
+                    _ => queen_attacks(t, piece, cocc),
+                };
+                for dest in bits(reach & court_free) {
+                    let mut entered = child;
+                    entered.shift(piece, dest);
+                    if self.acceptable(&entered, collusion) {
+                        out.push(CypherMove::with(
+                            TurnKind::Combined,
+                            from as u8,
+                            to as u8,
+                            piece as u8,
+                            dest as u8,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+}
