@@ -10,7 +10,10 @@ use std::sync::Mutex;
 
 /// Self-play study of a game, or of two rule sets compared.
 #[derive(Parser, Debug)]
-#[command(name = "menagerie study", about = "Self-play study of a game: results by colour, lengths, endings, material, mobility and piece values, in an HTML report with SVG plots. `menagerie study merge DIR... --out DIR` combines shards.")]
+#[command(
+    name = "menagerie study",
+    about = "Self-play study of a game: results by colour, lengths, endings, material, mobility and piece values, in an HTML report with SVG plots. `menagerie study merge DIR... --out DIR` combines shards."
+)]
 pub struct StudyArgs {
     /// The variant id.
     pub variant: String,
@@ -26,7 +29,7 @@ pub struct StudyArgs {
     /// Time per move in milliseconds (not reproducible; prefer --nodes).
     #[arg(long, conflicts_with = "nodes", value_parser = menagerie_play::limits::parse_movetime)]
     pub movetime: Option<u64>,
-    /// Nodes per move (default 20000 when no --movetime), each side's scaled by ±20% by the seed.
+    /// Nodes per move (default 20000 when no --movetime), each side scaled by 0.5-1.5 by the seed and swapped in the second game of a pair.
     #[arg(long, value_parser = menagerie_play::limits::parse_nodes)]
     pub nodes: Option<u64>,
     /// Threads (default: every core).
@@ -52,7 +55,10 @@ pub struct StudyArgs {
 
 /// `study merge`.
 #[derive(Parser, Debug)]
-#[command(name = "menagerie study merge", about = "Combine the reports of shards of one study (their games.jsonl) into one report.")]
+#[command(
+    name = "menagerie study merge",
+    about = "Combine the reports of shards of one study (their games.jsonl) into one report."
+)]
 pub struct MergeArgs {
     /// The shards' report directories.
     #[arg(required = true)]
@@ -82,7 +88,11 @@ impl StudyArgs {
             rules: self.rules.clone(),
             vs_rules: (!self.vs_rules.is_empty()).then(|| self.vs_rules.clone()),
             games: self.games,
-            nodes: self.nodes.or(if self.movetime.is_none() { Some(20_000) } else { None }),
+            nodes: self.nodes.or(if self.movetime.is_none() {
+                Some(20_000)
+            } else {
+                None
+            }),
             movetime: self.movetime,
             seed: self.seed,
             openings: self.openings,
@@ -94,23 +104,35 @@ impl StudyArgs {
 /// Runs `menagerie study ARGS...` (the arguments after `study`).
 pub fn main(args: &[String]) -> Result<(), String> {
     if args.first().map(String::as_str) == Some("merge") {
-        let m = MergeArgs::try_parse_from(std::iter::once("menagerie study merge".to_string()).chain(args[1..].iter().cloned()))
-            .map_err(clap_error)?;
+        let m = MergeArgs::try_parse_from(
+            std::iter::once("menagerie study merge".to_string()).chain(args[1..].iter().cloned()),
+        )
+        .map_err(clap_error)?;
         return merge(&m.dirs, &m.out).map(|rep| summary(&rep, &m.out));
     }
-    let a = StudyArgs::try_parse_from(std::iter::once("menagerie study".to_string()).chain(args.iter().cloned()))
-        .map_err(clap_error)?;
+    let a = StudyArgs::try_parse_from(
+        std::iter::once("menagerie study".to_string()).chain(args.iter().cloned()),
+    )
+    .map_err(clap_error)?;
     let config = a.config();
     let threads = a.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |t| t as usize,
     );
     let shard = a.shard.unwrap_or((1, 1));
-    let out = a.out.clone().unwrap_or_else(|| PathBuf::from(format!("study-{}", config.variant)));
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("study-{}", config.variant)));
     let sets = if config.vs_rules.is_some() { 2 } else { 1 };
-    let total = (0..config.games).filter(|&i| run::in_shard(i, shard.0, shard.1)).count() * sets;
+    let total = (0..config.games)
+        .filter(|&i| run::in_shard(i, shard.0, shard.1))
+        .count()
+        * sets;
     let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games, {msg}, about {eta} left") {
+    if let Ok(style) = ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:30}] {pos}/{len} games, {msg}, about {eta} left",
+    ) {
         bar.set_style(style.progress_chars("=> "));
     }
     let tally = Mutex::new([[0u32; 3]; 2]);
@@ -175,7 +197,11 @@ fn summary(rep: &report::Report, out: &std::path::Path) {
         println!(
             "{} {}: {} games, +{} ={} -{}, White score {}, draw rate {}, mean length {:.1} plies",
             s.label,
-            if s.rules.is_empty() { "default rules".to_string() } else { s.rules.join(" ") },
+            if s.rules.is_empty() {
+                "default rules".to_string()
+            } else {
+                s.rules.join(" ")
+            },
             s.games,
             s.white_wins,
             s.draws,

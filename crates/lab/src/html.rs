@@ -5,7 +5,10 @@ use crate::stats::{Interval, Test};
 use std::fmt::Write as _;
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// `0.625 [0.443, 0.807]`.
@@ -26,7 +29,16 @@ fn elo(e: &(Option<f64>, Option<f64>, Option<f64>)) -> String {
 
 fn test(t: &Option<Test>) -> String {
     match t {
-        Some(t) => format!("z = {:+.2}, p = {:.3}{}", t.z, t.p, if t.significant() { " (significant)" } else { "" }),
+        Some(t) => format!(
+            "z = {:+.2}, p = {:.3}{}",
+            t.z,
+            t.p,
+            if t.significant() {
+                " (significant)"
+            } else {
+                ""
+            }
+        ),
         None => "-".into(),
     }
 }
@@ -53,7 +65,7 @@ pub fn page(rep: &Report, plots: &[(String, String)]) -> String {
         v = esc(&c.variant),
         g = c.games,
         lim = match (c.nodes, c.movetime) {
-            (Some(n), _) => format!("{n} nodes a move (each side ±20% by the seed)"),
+            (Some(n), _) => format!("{n} nodes a move (each side ×0.5–1.5 by the seed, swapped within a pair)"),
             (None, Some(ms)) => format!("{ms} ms a move"),
             _ => "no limit".into(),
         },
@@ -62,16 +74,17 @@ pub fn page(rep: &Report, plots: &[(String, String)]) -> String {
         m = c.max_plies
     );
     let cols: Vec<&SetReport> = rep.sets.iter().collect();
-    let row = |h: &mut String, name: &str, f: &dyn Fn(&SetReport) -> String, t: Option<&Option<Test>>| {
-        let _ = write!(h, "<tr><td>{name}</td>");
-        for s in &cols {
-            let _ = write!(h, "<td>{}</td>", f(s));
-        }
-        if rep.comparison.is_some() {
-            let _ = write!(h, "<td>{}</td>", t.map_or(String::new(), test));
-        }
-        h.push_str("</tr>\n");
-    };
+    let row =
+        |h: &mut String, name: &str, f: &dyn Fn(&SetReport) -> String, t: Option<&Option<Test>>| {
+            let _ = write!(h, "<tr><td>{name}</td>");
+            for s in &cols {
+                let _ = write!(h, "<td>{}</td>", f(s));
+            }
+            if rep.comparison.is_some() {
+                let _ = write!(h, "<td>{}</td>", t.map_or(String::new(), test));
+            }
+            h.push_str("</tr>\n");
+        };
     h.push_str("<h2>Results</h2>\n<table><tr><th></th>");
     for s in &cols {
         let _ = write!(h, "<th>{}: {}</th>", s.label, rules(s));
@@ -82,12 +95,42 @@ pub fn page(rep: &Report, plots: &[(String, String)]) -> String {
     h.push_str("</tr>\n");
     let cmp = rep.comparison.as_ref();
     row(&mut h, "games", &|s| s.games.to_string(), None);
-    row(&mut h, "White wins / draws / Black wins", &|s| format!("{} / {} / {}", s.white_wins, s.draws, s.black_wins), None);
-    row(&mut h, "White score (normal 95%)", &|s| interval(&s.white_score), cmp.map(|c| &c.white_score));
-    row(&mut h, "first-move advantage, Elo", &|s| elo(&s.white_elo), None);
-    row(&mut h, "White win rate (Wilson 95%)", &|s| interval(&s.white_win_rate), cmp.map(|c| &c.white_win_rate));
-    row(&mut h, "draw rate (Wilson 95%)", &|s| interval(&s.draw_rate), cmp.map(|c| &c.draw_rate));
-    row(&mut h, "Black win rate (Wilson 95%)", &|s| interval(&s.black_win_rate), cmp.map(|c| &c.black_win_rate));
+    row(
+        &mut h,
+        "White wins / draws / Black wins",
+        &|s| format!("{} / {} / {}", s.white_wins, s.draws, s.black_wins),
+        None,
+    );
+    row(
+        &mut h,
+        "White score (normal 95%)",
+        &|s| interval(&s.white_score),
+        cmp.map(|c| &c.white_score),
+    );
+    row(
+        &mut h,
+        "first-move advantage, Elo",
+        &|s| elo(&s.white_elo),
+        None,
+    );
+    row(
+        &mut h,
+        "White win rate (Wilson 95%)",
+        &|s| interval(&s.white_win_rate),
+        cmp.map(|c| &c.white_win_rate),
+    );
+    row(
+        &mut h,
+        "draw rate (Wilson 95%)",
+        &|s| interval(&s.draw_rate),
+        cmp.map(|c| &c.draw_rate),
+    );
+    row(
+        &mut h,
+        "Black win rate (Wilson 95%)",
+        &|s| interval(&s.black_win_rate),
+        cmp.map(|c| &c.black_win_rate),
+    );
     row(
         &mut h,
         "length: mean; quartiles (plies)",
@@ -133,9 +176,15 @@ pub fn page(rep: &Report, plots: &[(String, String)]) -> String {
             t,
         );
     }
-    h.push_str("</table>\n<h2>Piece values (centipawns)</h2>\n<table><tr><th>piece</th><th>engine</th>");
+    h.push_str(
+        "</table>\n<h2>Piece values (centipawns)</h2>\n<table><tr><th>piece</th><th>engine</th>",
+    );
     for s in &cols {
-        let _ = write!(h, "<th>{}: estimated (samples with unequal counts)</th>", s.label);
+        let _ = write!(
+            h,
+            "<th>{}: estimated (samples with unequal counts)</th>",
+            s.label
+        );
     }
     h.push_str("</tr>\n");
     let mut pieces: Vec<char> = Vec::new();
@@ -149,20 +198,38 @@ pub fn page(rep: &Report, plots: &[(String, String)]) -> String {
     for k in pieces {
         let engine = cols
             .iter()
-            .find_map(|s| s.piece_values.iter().find(|p| p.piece == k).and_then(|p| p.engine))
+            .find_map(|s| {
+                s.piece_values
+                    .iter()
+                    .find(|p| p.piece == k)
+                    .and_then(|p| p.engine)
+            })
             .map_or("-".into(), |v| format!("{v:.0}"));
         let _ = write!(h, "<tr><td>{}</td><td>{engine}</td>", esc(&k.to_string()));
         for s in &cols {
-            let cell = s.piece_values.iter().find(|p| p.piece == k).map_or("-".into(), |p| {
-                format!("{} ({})", p.estimated.map_or("-".into(), |v| format!("{v:.0}")), p.unequal_samples)
-            });
+            let cell = s
+                .piece_values
+                .iter()
+                .find(|p| p.piece == k)
+                .map_or("-".into(), |p| {
+                    format!(
+                        "{} ({})",
+                        p.estimated.map_or("-".into(), |v| format!("{v:.0}")),
+                        p.unequal_samples
+                    )
+                });
             let _ = write!(h, "<td>{cell}</td>");
         }
         h.push_str("</tr>\n");
     }
     h.push_str("</table>\n<h2>Plots</h2>\n");
     for (name, svg) in plots {
-        let _ = write!(h, "<figure>{}<figcaption>{}</figcaption></figure>\n", svg.trim_start_matches(|c| c != '<'), esc(name));
+        let _ = write!(
+            h,
+            "<figure>{}<figcaption>{}</figcaption></figure>\n",
+            svg.trim_start_matches(|c| c != '<'),
+            esc(name)
+        );
     }
     h.push_str("<h2>Methods</h2>\n<ul>\n");
     for m in &rep.methods {

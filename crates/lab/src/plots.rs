@@ -49,7 +49,10 @@ fn category_formatter(names: &[String]) -> impl Fn(&f64) -> String + '_ {
 }
 
 fn results(rep: &Report) -> Result<String, String> {
-    let names: Vec<String> = ["White wins", "draws", "Black wins", "White score"].iter().map(|s| s.to_string()).collect();
+    let names: Vec<String> = ["White wins", "draws", "Black wins", "White score"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     svg(|root| {
         let mut chart = ChartBuilder::on(root)
             .caption("Results by colour (95% intervals)", ("sans-serif", 20))
@@ -67,7 +70,12 @@ fn results(rep: &Report) -> Result<String, String> {
         let n = rep.sets.len();
         for (s, set) in rep.sets.iter().enumerate() {
             let c = COLOURS[s % 2];
-            let figures = [set.white_win_rate, set.draw_rate, set.black_win_rate, set.white_score];
+            let figures = [
+                set.white_win_rate,
+                set.draw_rate,
+                set.black_win_rate,
+                set.white_score,
+            ];
             let (l, r) = offset(s, n);
             let bars: Vec<_> = figures
                 .iter()
@@ -75,19 +83,39 @@ fn results(rep: &Report) -> Result<String, String> {
                 .filter_map(|(i, f)| f.map(|f| (i as f64, f)))
                 .collect();
             chart
-                .draw_series(bars.iter().map(|&(x, f)| Rectangle::new([(x + l + 0.02, 0.0), (x + r - 0.02, f.value)], c.mix(0.6).filled())))?
+                .draw_series(bars.iter().map(|&(x, f)| {
+                    Rectangle::new(
+                        [(x + l + 0.02, 0.0), (x + r - 0.02, f.value)],
+                        c.mix(0.6).filled(),
+                    )
+                }))?
                 .label(label(set))
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.mix(0.6).filled()));
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.mix(0.6).filled())
+                });
             for &(x, f) in &bars {
                 let m = x + (l + r) / 2.0;
-                chart.draw_series(std::iter::once(PathElement::new(vec![(m, f.lo), (m, f.hi)], BLACK.stroke_width(2))))?;
+                chart.draw_series(std::iter::once(PathElement::new(
+                    vec![(m, f.lo), (m, f.hi)],
+                    BLACK.stroke_width(2),
+                )))?;
                 for y in [f.lo, f.hi] {
-                    chart.draw_series(std::iter::once(PathElement::new(vec![(m - 0.05, y), (m + 0.05, y)], BLACK.stroke_width(2))))?;
+                    chart.draw_series(std::iter::once(PathElement::new(
+                        vec![(m - 0.05, y), (m + 0.05, y)],
+                        BLACK.stroke_width(2),
+                    )))?;
                 }
             }
         }
-        chart.draw_series(std::iter::once(PathElement::new(vec![(-0.5, 0.5), (3.5, 0.5)], BLACK.mix(0.3))))?;
-        chart.configure_series_labels().border_style(BLACK).background_style(WHITE.mix(0.8)).draw()?;
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(-0.5, 0.5), (3.5, 0.5)],
+            BLACK.mix(0.3),
+        )))?;
+        chart
+            .configure_series_labels()
+            .border_style(BLACK)
+            .background_style(WHITE.mix(0.8))
+            .draw()?;
         Ok(())
     })
 }
@@ -95,15 +123,27 @@ fn results(rep: &Report) -> Result<String, String> {
 fn lengths(rep: &Report) -> Result<String, String> {
     svg(|root| {
         let bin = rep.sets.first().map_or(1, |s| s.bin_width) as f64;
-        let xmax = rep.sets.iter().flat_map(|s| s.length_histogram.iter().map(|&(b, _)| b as f64 + bin)).fold(bin, f64::max);
-        let ymax = rep.sets.iter().flat_map(|s| s.length_histogram.iter().map(|&(_, c)| c as f64)).fold(1.0, f64::max);
+        let xmax = rep
+            .sets
+            .iter()
+            .flat_map(|s| s.length_histogram.iter().map(|&(b, _)| b as f64 + bin))
+            .fold(bin, f64::max);
+        let ymax = rep
+            .sets
+            .iter()
+            .flat_map(|s| s.length_histogram.iter().map(|&(_, c)| c as f64))
+            .fold(1.0, f64::max);
         let mut chart = ChartBuilder::on(root)
             .caption("Game length (plies)", ("sans-serif", 20))
             .margin(10)
             .x_label_area_size(35)
             .y_label_area_size(45)
             .build_cartesian_2d(0f64..xmax, 0f64..ymax * 1.1)?;
-        chart.configure_mesh().x_desc("plies").y_desc("games").draw()?;
+        chart
+            .configure_mesh()
+            .x_desc("plies")
+            .y_desc("games")
+            .draw()?;
         let n = rep.sets.len() as f64;
         for (s, set) in rep.sets.iter().enumerate() {
             let c = COLOURS[s % 2];
@@ -111,23 +151,49 @@ fn lengths(rep: &Report) -> Result<String, String> {
             chart
                 .draw_series(set.length_histogram.iter().map(|&(b, count)| {
                     let x0 = b as f64 + w * s as f64;
-                    Rectangle::new([(x0, 0.0), (x0 + w * 0.95, count as f64)], c.mix(0.6).filled())
+                    Rectangle::new(
+                        [(x0, 0.0), (x0 + w * 0.95, count as f64)],
+                        c.mix(0.6).filled(),
+                    )
                 }))?
                 .label(label(set))
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.mix(0.6).filled()));
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.mix(0.6).filled())
+                });
         }
-        chart.configure_series_labels().border_style(BLACK).background_style(WHITE.mix(0.8)).draw()?;
+        chart
+            .configure_series_labels()
+            .border_style(BLACK)
+            .background_style(WHITE.mix(0.8))
+            .draw()?;
         Ok(())
     })
 }
 
 type ByPly = Vec<(usize, f64, f64, f64)>;
 
-fn by_ply(rep: &Report, title: &str, y: &str, pick: fn(&SetReport) -> &ByPly) -> Result<String, String> {
+fn by_ply(
+    rep: &Report,
+    title: &str,
+    y: &str,
+    pick: fn(&SetReport) -> &ByPly,
+) -> Result<String, String> {
     svg(|root| {
-        let xmax = rep.sets.iter().filter_map(|s| pick(s).last().map(|p| p.0 as f64)).fold(1.0, f64::max);
-        let lo = rep.sets.iter().flat_map(|s| pick(s).iter().map(|p| p.1)).fold(0.0, f64::min);
-        let hi = rep.sets.iter().flat_map(|s| pick(s).iter().map(|p| p.3)).fold(1.0, f64::max);
+        let xmax = rep
+            .sets
+            .iter()
+            .filter_map(|s| pick(s).last().map(|p| p.0 as f64))
+            .fold(1.0, f64::max);
+        let lo = rep
+            .sets
+            .iter()
+            .flat_map(|s| pick(s).iter().map(|p| p.1))
+            .fold(0.0, f64::min);
+        let hi = rep
+            .sets
+            .iter()
+            .flat_map(|s| pick(s).iter().map(|p| p.3))
+            .fold(1.0, f64::max);
         let pad = (hi - lo).max(1.0) * 0.05;
         let mut chart = ChartBuilder::on(root)
             .caption(title, ("sans-serif", 20))
@@ -146,11 +212,20 @@ fn by_ply(rep: &Report, title: &str, y: &str, pick: fn(&SetReport) -> &ByPly) ->
             band.extend(rows.iter().rev().map(|r| (r.0 as f64, r.1)));
             chart.draw_series(std::iter::once(Polygon::new(band, c.mix(0.2).filled())))?;
             chart
-                .draw_series(LineSeries::new(rows.iter().map(|r| (r.0 as f64, r.2)), c.stroke_width(2)))?
+                .draw_series(LineSeries::new(
+                    rows.iter().map(|r| (r.0 as f64, r.2)),
+                    c.stroke_width(2),
+                ))?
                 .label(format!("{} (median, band: quartiles)", label(set)))
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], c.stroke_width(2))
+                });
         }
-        chart.configure_series_labels().border_style(BLACK).background_style(WHITE.mix(0.8)).draw()?;
+        chart
+            .configure_series_labels()
+            .border_style(BLACK)
+            .background_style(WHITE.mix(0.8))
+            .draw()?;
         Ok(())
     })
 }
@@ -167,23 +242,39 @@ fn pieces(rep: &Report) -> Result<String, String> {
     let labels: Vec<String> = names.iter().map(|c| c.to_string()).collect();
     svg(|root| {
         let value = |s: &SetReport, k: char, engine: bool| {
-            s.piece_values.iter().find(|p| p.piece == k).and_then(|p| if engine { p.engine } else { p.estimated })
+            s.piece_values.iter().find(|p| p.piece == k).and_then(|p| {
+                if engine {
+                    p.engine
+                } else {
+                    p.estimated
+                }
+            })
         };
         let all: Vec<f64> = rep
             .sets
             .iter()
-            .flat_map(|s| names.iter().flat_map(move |&k| [value(s, k, true), value(s, k, false)]))
+            .flat_map(|s| {
+                names
+                    .iter()
+                    .flat_map(move |&k| [value(s, k, true), value(s, k, false)])
+            })
             .flatten()
             .collect();
         let lo = all.iter().copied().fold(0.0, f64::min);
         let hi = all.iter().copied().fold(100.0, f64::max);
         let pad = (hi - lo) * 0.05;
         let mut chart = ChartBuilder::on(root)
-            .caption("Piece values (centipawns): engine and estimated from results", ("sans-serif", 20))
+            .caption(
+                "Piece values (centipawns): engine and estimated from results",
+                ("sans-serif", 20),
+            )
             .margin(10)
             .x_label_area_size(30)
             .y_label_area_size(55)
-            .build_cartesian_2d(-0.5f64..(names.len().max(1) as f64 - 0.5), (lo - pad)..(hi + pad))?;
+            .build_cartesian_2d(
+                -0.5f64..(names.len().max(1) as f64 - 0.5),
+                (lo - pad)..(hi + pad),
+            )?;
         chart
             .configure_mesh()
             .disable_x_mesh()
@@ -197,21 +288,32 @@ fn pieces(rep: &Report) -> Result<String, String> {
             let (colour, text) = if b == 0 {
                 (ENGINE, "engine".to_string())
             } else {
-                (COLOURS[(b - 1) % 2], format!("estimated, {}", label(&rep.sets[b - 1])))
+                (
+                    COLOURS[(b - 1) % 2],
+                    format!("estimated, {}", label(&rep.sets[b - 1])),
+                )
             };
             let set = &rep.sets[b.saturating_sub(1)];
             let rects: Vec<_> = names
                 .iter()
                 .enumerate()
                 .filter_map(|(i, &k)| value(set, k, b == 0).map(|v| (i as f64, v)))
-                .map(|(x, v)| Rectangle::new([(x + l + 0.02, 0.0), (x + r - 0.02, v)], colour.mix(0.7).filled()))
+                .map(|(x, v)| {
+                    Rectangle::new(
+                        [(x + l + 0.02, 0.0), (x + r - 0.02, v)],
+                        colour.mix(0.7).filled(),
+                    )
+                })
                 .collect();
-            chart
-                .draw_series(rects)?
-                .label(text)
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.mix(0.7).filled()));
+            chart.draw_series(rects)?.label(text).legend(move |(x, y)| {
+                Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.mix(0.7).filled())
+            });
         }
-        chart.configure_series_labels().border_style(BLACK).background_style(WHITE.mix(0.8)).draw()?;
+        chart
+            .configure_series_labels()
+            .border_style(BLACK)
+            .background_style(WHITE.mix(0.8))
+            .draw()?;
         Ok(())
     })
 }
@@ -221,8 +323,24 @@ pub fn all(rep: &Report) -> Result<Vec<(String, String)>, String> {
     Ok(vec![
         ("results.svg".into(), results(rep)?),
         ("lengths.svg".into(), lengths(rep)?),
-        ("material.svg".into(), by_ply(rep, "Material balance for White by ply", "centipawns", |s| &s.material_by_ply)?),
-        ("mobility.svg".into(), by_ply(rep, "Legal moves of the side to move by ply", "legal moves", |s| &s.mobility_by_ply)?),
+        (
+            "material.svg".into(),
+            by_ply(
+                rep,
+                "Material balance for White by ply",
+                "centipawns",
+                |s| &s.material_by_ply,
+            )?,
+        ),
+        (
+            "mobility.svg".into(),
+            by_ply(
+                rep,
+                "Legal moves of the side to move by ply",
+                "legal moves",
+                |s| &s.mobility_by_ply,
+            )?,
+        ),
         ("pieces.svg".into(), pieces(rep)?),
     ])
 }

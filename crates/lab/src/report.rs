@@ -169,24 +169,41 @@ pub fn piece_values(games: &[&GameData]) -> (Vec<PieceValue>, Option<char>) {
             }
         }
     }
-    let varying: Vec<char> = kinds.iter().copied().filter(|k| unequal.contains_key(k)).collect();
+    let varying: Vec<char> = kinds
+        .iter()
+        .copied()
+        .filter(|k| unequal.contains_key(k))
+        .collect();
     let mut x = Vec::new();
     let mut y_result = Vec::new();
     let mut y_engine = Vec::new();
     for g in games {
         for (_, m, counts) in &g.samples {
-            x.push(varying.iter().map(|k| f64::from(*counts.get(k).unwrap_or(&0))).collect::<Vec<_>>());
+            x.push(
+                varying
+                    .iter()
+                    .map(|k| f64::from(*counts.get(k).unwrap_or(&0)))
+                    .collect::<Vec<_>>(),
+            );
             y_result.push(g.white_score());
             y_engine.push(f64::from(*m));
         }
     }
-    let mut engine = if varying.is_empty() { None } else { stats::least_squares(&x, &y_engine, 1e-6) };
+    let mut engine = if varying.is_empty() {
+        None
+    } else {
+        stats::least_squares(&x, &y_engine, 1e-6)
+    };
     if let Some(e) = engine.as_mut() {
         for v in e.iter_mut() {
             *v = (*v * 10.0).round() / 10.0;
         }
     }
-    let beta = if varying.is_empty() { None } else { stats::logistic(&x, &y_result, 1e-3) };
+    let beta = if varying.is_empty() {
+        None
+    } else {
+        stats::logistic(&x, &y_result, 1e-3)
+    };
     let slopes = beta.as_ref().map(|b| b[1..].to_vec());
     // Scale: the pawn's engine value over its slope, else the least-squares fit of all.
     let mut scale = None;
@@ -230,7 +247,10 @@ pub fn piece_values(games: &[&GameData]) -> (Vec<PieceValue>, Option<char>) {
 /// Bins of about 12 across the longest game, a round width.
 fn bin_width(max: usize) -> usize {
     let raw = (max / 12).max(1);
-    [1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000].into_iter().find(|&w| w >= raw).unwrap_or(raw)
+    [1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000]
+        .into_iter()
+        .find(|&w| w >= raw)
+        .unwrap_or(raw)
 }
 
 /// The statistics of one rule set's games.
@@ -262,7 +282,9 @@ pub fn set_report(label: &str, rules: &[String], games: &[&GameData], bin: usize
         white_wins: ww,
         draws,
         black_wins: bw,
-        white_elo: white_score.as_ref().map_or((None, None, None), stats::elo_interval),
+        white_elo: white_score
+            .as_ref()
+            .map_or((None, None, None), stats::elo_interval),
         white_score,
         white_win_rate: stats::wilson(ww as f64, n as f64),
         draw_rate: stats::wilson(draws as f64, n as f64),
@@ -286,7 +308,12 @@ pub fn compare(a: &[&GameData], b: &[&GameData], ra: &SetReport, rb: &SetReport)
     let lengths = |g: &[&GameData]| g.iter().map(|g| g.plies as f64).collect::<Vec<_>>();
     let mut codes: BTreeSet<String> = ra.endings.iter().map(|e| e.code.clone()).collect();
     codes.extend(rb.endings.iter().map(|e| e.code.clone()));
-    let share = |r: &SetReport, c: &str| r.endings.iter().find(|e| e.code == c).map_or(0, |e| e.count) as f64;
+    let share = |r: &SetReport, c: &str| {
+        r.endings
+            .iter()
+            .find(|e| e.code == c)
+            .map_or(0, |e| e.count) as f64
+    };
     Comparison {
         white_score: stats::two_proportion(sum(a), na, sum(b), nb),
         draw_rate: stats::two_proportion(ra.draws as f64, na, rb.draws as f64, nb),
@@ -333,7 +360,8 @@ fn csv_field(s: &str) -> String {
 
 /// `games.csv`: one line per game.
 pub fn games_csv(games: &[GameData]) -> String {
-    let mut out = String::from("set,game,seed,result,termination,white_points,black_points,plies,opening\n");
+    let mut out =
+        String::from("set,game,seed,result,termination,white_points,black_points,plies,opening\n");
     for g in games {
         let _ = writeln!(
             out,
@@ -367,7 +395,8 @@ pub fn games_jsonl(config: &StudyConfig, games: &[GameData]) -> Result<String, S
 pub fn read_jsonl(text: &str, name: &str) -> Result<(StudyConfig, Vec<GameData>), String> {
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());
     let first = lines.next().ok_or_else(|| format!("{name}: empty"))?;
-    let config: StudyConfig = serde_json::from_str(first).map_err(|e| format!("{name}: line 1: {e}"))?;
+    let config: StudyConfig =
+        serde_json::from_str(first).map_err(|e| format!("{name}: line 1: {e}"))?;
     let mut games = Vec::new();
     for (i, l) in lines.enumerate() {
         games.push(serde_json::from_str(l).map_err(|e| format!("{name}: line {}: {e}", i + 2))?);
@@ -383,7 +412,10 @@ pub fn write_all(dir: &Path, config: &StudyConfig, games: &[GameData]) -> Result
         let p = dir.join(name);
         std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
     };
-    put("results.json", &serde_json::to_string_pretty(&rep).map_err(|e| e.to_string())?)?;
+    put(
+        "results.json",
+        &serde_json::to_string_pretty(&rep).map_err(|e| e.to_string())?,
+    )?;
     put("games.csv", &games_csv(games))?;
     put("games.jsonl", &games_jsonl(config, games)?)?;
     let records: Vec<&str> = games.iter().map(|g| g.record.as_str()).collect();

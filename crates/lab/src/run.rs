@@ -116,7 +116,7 @@ fn white_material(game: &dyn AnyGame) -> i32 {
     }
 }
 
-/// The node limit of each side: the study's, scaled per side by a factor in [0.8, 1.2] drawn
+/// The node limit of each side: the study's, scaled per side by a factor in [0.5, 1.5] drawn
 /// from the pair's seed, so that the games of a study differ; the second game of a pair
 /// swaps the two (the opening is played both ways).
 fn side_limits(config: &StudyConfig, seed: u64, index: u32) -> (Limits, Limits) {
@@ -130,7 +130,7 @@ fn side_limits(config: &StudyConfig, seed: u64, index: u32) -> (Limits, Limits) 
     };
     let mut r = Rng::new(seed ^ 0xB0D6E7);
     let mut jitter = || {
-        let f = 0.8 + 0.4 * (r.next_u64() % 10_001) as f64 / 10_000.0;
+        let f = 0.5 + (r.next_u64() % 10_001) as f64 / 10_000.0;
         Limits {
             nodes: Some(((n as f64 * f).round() as u64).max(1)),
             ..base.clone()
@@ -146,7 +146,12 @@ fn side_limits(config: &StudyConfig, seed: u64, index: u32) -> (Limits, Limits) 
 
 /// A random opening of `plies` plies from the pair's seed whose shallow search score stays
 /// within [`BALANCED_CP`]; the most balanced of 20 tries when none does.
-fn opening(variant: &Variant, options: &RuleOptions, plies: u32, seed: u64) -> Result<Vec<String>, VariantError> {
+fn opening(
+    variant: &Variant,
+    options: &RuleOptions,
+    plies: u32,
+    seed: u64,
+) -> Result<Vec<String>, VariantError> {
     if plies == 0 {
         return Ok(Vec::new());
     }
@@ -205,13 +210,14 @@ pub fn play_one(
     let mut material = Vec::new();
     let mut mobility = Vec::new();
     let mut samples = Vec::new();
-    let observe = |g: &dyn AnyGame, material: &mut Vec<i32>, samples: &mut Vec<_>, in_opening: bool| {
-        let m = white_material(g);
-        material.push(m);
-        if !in_opening && (g.ply() - line.len()) % SAMPLE_EVERY == 0 {
-            samples.push((g.ply(), m, piece_counts(g)));
-        }
-    };
+    let observe =
+        |g: &dyn AnyGame, material: &mut Vec<i32>, samples: &mut Vec<_>, in_opening: bool| {
+            let m = white_material(g);
+            material.push(m);
+            if !in_opening && (g.ply() - line.len()) % SAMPLE_EVERY == 0 {
+                samples.push((g.ply(), m, piece_counts(g)));
+            }
+        };
     for mv in &line {
         mobility.push(g.legal_moves().len() as u32);
         observe(g.as_ref(), &mut material, &mut samples, true);
@@ -242,7 +248,14 @@ pub fn play_one(
     let tags = [
         ("Event", format!("menagerie study, seed {}", config.seed)),
         ("Round", format!("{}", index + 1)),
-        ("RuleSet", if set == 0 { "A".to_string() } else { "B".to_string() }),
+        (
+            "RuleSet",
+            if set == 0 {
+                "A".to_string()
+            } else {
+                "B".to_string()
+            },
+        ),
         ("Rules", options.to_strings().join(" ")),
     ];
     let rec = record::write(g.as_ref(), variant.start_fen, &tags, Some(&outcome));
@@ -317,7 +330,9 @@ pub fn run(
             });
         }
     });
-    let results = out.into_inner().map_err(|_| VariantError::Other("a study thread panicked".into()))?;
+    let results = out
+        .into_inner()
+        .map_err(|_| VariantError::Other("a study thread panicked".into()))?;
     let mut games = Vec::new();
     for r in results {
         games.push(r?);
