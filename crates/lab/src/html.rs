@@ -224,9 +224,9 @@ pub fn page(rep: &Report, plots: &[(String, String)]) -> String {
     }
     h.push_str("</table>\n<h2>Plots</h2>\n");
     for (name, svg) in plots {
-        let _ = write!(
+        let _ = writeln!(
             h,
-            "<figure>{}<figcaption>{}</figcaption></figure>\n",
+            "<figure>{}<figcaption>{}</figcaption></figure>",
             svg.trim_start_matches(|c| c != '<'),
             esc(name)
         );

@@ -126,18 +126,18 @@ fn side_limits(config: &StudyConfig, seed: u64, index: u32) -> (Limits, Limits) 
         movetime: config.movetime.map(Duration::from_millis),
     };
     let Some(n) = config.nodes else {
-        return (base.clone(), base);
+        return (base, base);
     };
     let mut r = Rng::new(seed ^ 0xB0D6E7);
     let mut jitter = || {
         let f = 0.5 + (r.next_u64() % 10_001) as f64 / 10_000.0;
         Limits {
             nodes: Some(((n as f64 * f).round() as u64).max(1)),
-            ..base.clone()
+            ..base
         }
     };
     let (a, b) = (jitter(), jitter());
-    if index % 2 == 0 {
+    if index.is_multiple_of(2) {
         (a, b)
     } else {
         (b, a)
@@ -214,7 +214,7 @@ pub fn play_one(
         |g: &dyn AnyGame, material: &mut Vec<i32>, samples: &mut Vec<_>, in_opening: bool| {
             let m = white_material(g);
             material.push(m);
-            if !in_opening && (g.ply() - line.len()) % SAMPLE_EVERY == 0 {
+            if !in_opening && (g.ply() - line.len()).is_multiple_of(SAMPLE_EVERY) {
                 samples.push((g.ply(), m, piece_counts(g)));
             }
         };

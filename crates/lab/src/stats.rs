@@ -218,6 +218,7 @@ pub fn histogram(values: &[usize], width: usize) -> Vec<(usize, usize)> {
 
 /// Solves `a x = b` (square, row-major) by Gaussian elimination with partial pivoting;
 /// `None` when singular.
+#[allow(clippy::needless_range_loop)] // matrix code reads best with indices
 fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
     let n = b.len();
     for col in 0..n {
@@ -246,6 +247,7 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
 /// Logistic regression of outcomes `y` in [0, 1] (a draw is ½) on features `x` with an
 /// intercept, by Newton's method with a small ridge penalty `ridge` on the slopes (so that
 /// a feature that never varies gets 0). Returns `[intercept, slopes...]`.
+#[allow(clippy::needless_range_loop)] // matrix code reads best with indices
 pub fn logistic(x: &[Vec<f64>], y: &[f64], ridge: f64) -> Option<Vec<f64>> {
     let k = x.first()?.len() + 1;
     let mut beta = vec![0.0; k];
@@ -288,6 +290,7 @@ pub fn logistic(x: &[Vec<f64>], y: &[f64], ridge: f64) -> Option<Vec<f64>> {
 
 /// Least squares of `y` on `x` with no intercept (the engine's material is linear in the
 /// piece counts, so this recovers its piece values). `None` when singular.
+#[allow(clippy::needless_range_loop)] // matrix code reads best with indices
 pub fn least_squares(x: &[Vec<f64>], y: &[f64], ridge: f64) -> Option<Vec<f64>> {
     let k = x.first()?.len();
     let mut a = vec![vec![0.0; k]; k];

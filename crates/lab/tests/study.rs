@@ -123,7 +123,7 @@ fn report_of_a_synthetic_study() {
         } else {
             "0-1"
         };
-        let t = if i < 10 || i >= 15 {
+        let t = if !(10..15).contains(&i) {
             "checkmate"
         } else {
             "stalemate"
