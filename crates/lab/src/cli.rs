@@ -166,7 +166,9 @@ fn clap_error(e: clap::Error) -> String {
     if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
         e.exit();
     }
-    e.render().to_string().trim().to_string()
+    let text = e.render().to_string();
+    let first = text.lines().next().unwrap_or("invalid arguments");
+    first.trim().trim_start_matches("error: ").to_string()
 }
 
 /// Combines shards' `games.jsonl` into one report at `out`: they must be of the same study;

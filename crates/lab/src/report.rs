@@ -10,6 +10,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
+/// The ridge penalty on the piece-value slopes: with a few dozen games a piece whose count
+/// rarely differs would otherwise get a wild value.
+pub const RIDGE: f64 = 1.0;
+
 /// How one kind of ending went.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Ending {
@@ -124,7 +128,7 @@ pub fn methods() -> Vec<String> {
         "Elo: -400 log10(1/s - 1) of the score s and of its interval's ends.".into(),
         "Win and draw rates: Wilson 95% intervals.".into(),
         "Two rule sets: two-proportion z-test (pooled) on scores and rates; Mann-Whitney U (normal approximation, tie-corrected) on lengths; significant at p < 0.05.".into(),
-        "Piece values: logistic regression (Newton, ridge 0.001) of White's score on White-minus-Black piece counts sampled every 2 plies after the opening, scaled so the pawn (else, all pieces together by least squares) matches the engine; engine values: least squares of the engine's material balance on the same counts.".into(),
+        "Piece values: logistic regression (Newton, ridge 1 on the slopes) of White's score on White-minus-Black piece counts sampled every 2 plies after the opening, scaled so the pawn (else, all pieces together by least squares) matches the engine; engine values: least squares of the engine's material balance on the same counts.".into(),
         "Material and mobility by ply: quartiles over the games still going at that ply (plies with at least 5 games).".into(),
     ]
 }
@@ -202,7 +206,7 @@ pub fn piece_values(games: &[&GameData]) -> (Vec<PieceValue>, Option<char>) {
     let beta = if varying.is_empty() {
         None
     } else {
-        stats::logistic(&x, &y_result, 1e-3)
+        stats::logistic(&x, &y_result, RIDGE)
     };
     let slopes = beta.as_ref().map(|b| b[1..].to_vec());
     // Scale: the pawn's engine value over its slope, else the least-squares fit of all.
