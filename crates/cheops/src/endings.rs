@@ -39,8 +39,9 @@ impl CheopsPosition {
     pub fn challenge_outcome(&self, turns_since_challenge: u32) -> Option<Outcome> {
         let count = self.halfmove.min(turns_since_challenge);
         (count >= self.rules.settings.challenge_turns && self.outcome().is_none()).then(|| {
-            Outcome::draw(Termination::Rule(
-                "fifty-round challenge: no Pawn move, capture or arrest since the challenge to mate".into(),
+            Outcome::draw(Termination::rule(
+                "fifty-round-challenge",
+                "fifty-round challenge: no Pawn move, capture or arrest since the challenge to mate",
             ))
         })
     }

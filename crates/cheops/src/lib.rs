@@ -40,6 +40,7 @@ mod abdication;
 mod attack_and_check;
 mod castles;
 mod deputies;
+mod describe;
 mod endings;
 pub mod fen;
 mod hops;
@@ -280,6 +281,16 @@ impl std::fmt::Debug for CheopsPosition {
 impl Position for CheopsPosition {
     type Move = CheopsMove;
 
+    fn rule_draw(&self) -> bool {
+        self.minimal_strength()
+    }
+    fn hidden_view(&self, player: Color) -> Option<Self> {
+        (self.style() == Style::Imperial).then(|| self.view(player).into_position())
+    }
+    fn hypotheses(&self) -> Vec<Self> {
+        self.sealed_hypotheses()
+    }
+
     fn variant(&self) -> &'static str {
         self.rules.style.id()
     }
@@ -310,8 +321,9 @@ impl Position for CheopsPosition {
         Some(if self.in_check(self.turn) {
             Outcome::win(self.turn.other(), Termination::Checkmate)
         } else {
-            Outcome::draw(Termination::Rule(
-                "deadlock: the side to move is not in check and has no legal turn".into(),
+            Outcome::draw(Termination::rule(
+                "deadlock",
+                "deadlock: the side to move is not in check and has no legal turn",
             ))
         })
     }
@@ -330,8 +342,9 @@ impl Position for CheopsPosition {
             return Some(Outcome::draw(Termination::Repetition));
         }
         if self.minimal_strength() {
-            return Some(Outcome::draw(Termination::Rule(
-                "minimal strength: neither side has anything but its King, Civilians, Deputies and bastions".into(),
+            return Some(Outcome::draw(Termination::rule(
+                "minimal-strength",
+                "minimal strength: neither side has anything but its King, Civilians, Deputies and bastions",
             )));
         }
         None
@@ -459,6 +472,37 @@ impl Position for CheopsPosition {
     }
     fn perft(&self, depth: u32) -> u64 {
         self.perft_count(depth)
+    }
+    fn turn_shape(&self, mv: CheopsMove) -> menagerie_core::TurnShape {
+        self.shape_of(mv)
+    }
+    fn turn_shape_seen_by(
+        &self,
+        mv: CheopsMove,
+        viewer: menagerie_core::Viewer,
+    ) -> menagerie_core::TurnShape {
+        self.shape_seen_by(mv, viewer)
+    }
+    fn piece_info(&self, sq: Square) -> Option<menagerie_core::PieceInfo> {
+        self.piece_info_at(sq)
+    }
+    fn square_marks(&self, sq: Square) -> Vec<menagerie_core::Mark> {
+        self.marks_of(sq)
+    }
+    fn has_secrets(&self) -> bool {
+        self.rules.style == Style::Imperial
+    }
+    fn seen_by(&self, viewer: menagerie_core::Viewer) -> Self {
+        self.seen_as(viewer)
+    }
+    fn choices_instead_of(&self, ending: &Outcome) -> Vec<CheopsMove> {
+        self.choices_instead(ending)
+    }
+    fn claim_rules(&self) -> &'static [menagerie_core::ClaimRule] {
+        describe::CLAIMS
+    }
+    fn claim_outcome(&self, code: &str, turns_since: u32) -> Option<Outcome> {
+        self.claim_ending(code, turns_since)
     }
 }
 

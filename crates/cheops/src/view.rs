@@ -92,3 +92,29 @@ impl PlayerView {
         self.seen.papers.is_empty()
     }
 }
+
+impl CheopsPosition {
+    /// The umpire positions consistent with this position as the side to move knows it
+    /// (its [`PlayerView`]): this position first (the opponent holds no sealed papers), then
+    /// one per apparent Civilian of the opponent that could be a sealed Deputy. One secret
+    /// at a time: sealing every active Civilian of a side compromises them all (10.3), so
+    /// with two candidates only one can be sealed. Empty in Common, where nothing is hidden.
+    pub(crate) fn sealed_hypotheses(&self) -> Vec<CheopsPosition> {
+        if self.style() != crate::Style::Imperial {
+            return Vec::new();
+        }
+        let opponent = self.turn().other();
+        let mut base = self.clone();
+        base.papers &= self.occ[self.turn().index()];
+        let mut out = vec![base.clone()];
+        let mut candidates = self.occ[opponent.index()] & !self.bastions & !self.known;
+        while let Some(s) = candidates.pop_first() {
+            if crate::position::cell_role(self.board[s.index()]) == crate::pieces::CIVILIAN {
+                let mut hypothesis = base.clone();
+                hypothesis.papers.set(s);
+                out.push(hypothesis);
+            }
+        }
+        out
+    }
+}

@@ -22,6 +22,7 @@
 pub mod attacks;
 pub mod board;
 mod castling;
+mod describe;
 mod explain;
 pub mod fen;
 pub mod movegen;
@@ -100,6 +101,10 @@ impl Chess {
 
 impl Position for Chess {
     type Move = Move;
+
+    fn rule_draw(&self) -> bool {
+        self.is_insufficient_material() || self.halfmove >= 100
+    }
 
     fn variant(&self) -> &'static str {
         "chess"
@@ -185,5 +190,11 @@ impl Position for Chess {
     }
     fn perft(&self, depth: u32) -> u64 {
         self.perft_fast(depth)
+    }
+    fn turn_shape(&self, mv: Move) -> menagerie_core::TurnShape {
+        self.shape_of(mv)
+    }
+    fn piece_info(&self, sq: Square) -> Option<menagerie_core::PieceInfo> {
+        self.piece_info_at(sq)
     }
 }

@@ -76,14 +76,25 @@ pub fn bestmove(g: Box<dyn AnyGame>, limits: &LimitArgs) -> Result<(), VariantEr
 pub fn analyse(g: Box<dyn AnyGame>, limits: &LimitArgs) -> Result<(), VariantError> {
     let limits = limits.limits(3000)?;
     ensure_playable(g.as_ref())?;
+    let mut engine = Engine::new();
     println!("position {}", g.fen());
     println!(
         "static eval {}",
-        menagerie_variants::Score::Cp(g.evaluate())
+        menagerie_variants::Score::Cp(engine.evaluate(g.as_ref())?)
     );
-    let report = Engine::new().search(g.as_ref(), &limits, None, &mut |it| {
+    let report = engine.search(g.as_ref(), &limits, None, &mut |it| {
         println!("{}", iteration_line(it))
     });
+    // When the move chosen is not simply the last line's (a search over the opponent's
+    // possible secrets), say why and show the line that belongs to it.
+    if let Some(note) = &report.note {
+        println!("note {note}");
+        println!(
+            "line score {} pv {}",
+            report.info.score,
+            report.info.pv_human.join(" ")
+        );
+    }
     if let (Some(best), Some(human)) = (report.best, report.best_human) {
         println!("bestmove {best} ({human}) score {}", report.info.score);
     }

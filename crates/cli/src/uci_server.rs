@@ -112,14 +112,20 @@ struct Session {
     game: Box<dyn AnyGame>,
     engine: Option<Engine>,
     job: Option<Job>,
+    /// Whether the running search has no limit of its own (`go infinite`, or none given).
+    unlimited: bool,
     stop: Arc<AtomicBool>,
 }
 
 impl Session {
-    /// Stops what runs and waits for it, at most `patience` (then it is left to end alone).
-    fn halt(&mut self, patience: Duration) {
+    /// Waits for what runs, at most `patience` (then it is left to end alone); stops it
+    /// first when `stop` is set or it would never end by itself (an unlimited search, a
+    /// perft).
+    fn halt(&mut self, patience: Duration, stop: bool) {
         let Some(job) = self.job.take() else { return };
-        self.stop.store(true, Ordering::Relaxed);
+        if stop || self.unlimited || matches!(job, Job::Perft(_)) {
+            self.stop.store(true, Ordering::Relaxed);
+        }
         let deadline = Instant::now().checked_add(patience);
         while !job.finished() && deadline.is_none_or(|d| Instant::now() < d) {
             std::thread::sleep(Duration::from_millis(2));
@@ -228,6 +234,7 @@ impl Session {
         if words.contains(&"infinite") {
             limits = Limits::default();
         }
+        self.unlimited = limits == Limits::default();
         let mut engine = self.engine.take().unwrap_or_default();
         self.job = Some(Job::Search(std::thread::spawn(move || {
             let r = engine.search(g.as_ref(), &limits, Some(flag), &mut |it| {
@@ -255,6 +262,7 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
         options,
         engine: Some(Engine::new()),
         job: None,
+        unlimited: false,
         stop: Arc::new(AtomicBool::new(false)),
     };
     let stdin = std::io::stdin();
@@ -277,10 +285,11 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
         };
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some(&cmd) = words.first() else { continue };
-        // Any command but `isready`/`stop` ends a running search first: a GUI sends them
-        // only after `bestmove`, and a stray one must not wait on an infinite search.
+        // Any command but `isready`/`stop` waits for a running search first: a GUI sends
+        // them only after `bestmove`. A stray one stops an infinite search and waits for a
+        // limited one to end by its limits.
         if !matches!(cmd, "isready" | "stop" | "quit") {
-            s.halt(Duration::MAX);
+            s.halt(Duration::MAX, false);
         }
         match cmd {
             "uci" => {
@@ -314,6 +323,6 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
             _ => say(&format!("info string unknown command {cmd}")),
         }
     }
-    s.halt(QUIT_PATIENCE);
+    s.halt(QUIT_PATIENCE, true);
     Ok(())
 }

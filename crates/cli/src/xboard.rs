@@ -107,7 +107,11 @@ fn reason(e: &MoveError) -> String {
 
 /// The chosen move if XBoard can show it; else the best of the moves it can show, each
 /// searched briefly, so the board in the GUI never goes wrong.
-fn showable_choice(game: &mut dyn AnyGame, best: Option<String>) -> Option<String> {
+fn showable_choice(
+    engine: &mut Engine,
+    game: &mut dyn AnyGame,
+    best: Option<String>,
+) -> Option<String> {
     let table = xb_moves(game);
     let best = best?;
     if table.values().any(|c| *c == best) {
@@ -116,7 +120,7 @@ fn showable_choice(game: &mut dyn AnyGame, best: Option<String>) -> Option<Strin
     let me = game.turn();
     let mut choice: Option<(i64, String)> = None;
     // A quick look at each: a one-ply search while the second lasts, then the static
-    // evaluation (a fresh searcher per move costs its hash table).
+    // evaluation.
     let deadline = std::time::Instant::now() + Duration::from_secs(1);
     for canonical in table.values() {
         let mut probe = game.fork();
@@ -133,10 +137,10 @@ fn showable_choice(game: &mut dyn AnyGame, best: Option<String>) -> Option<Strin
                     nodes: Some(2_000),
                     movetime: None,
                 };
-                let report = Engine::new().search(probe.as_ref(), &limits, None, &mut |_| {});
+                let report = engine.search(probe.as_ref(), &limits, None, &mut |_| {});
                 -rank_score(report.info.score)
             }
-            None => -i64::from(probe.evaluate()),
+            None => -i64::from(engine.evaluate(probe.as_ref()).unwrap_or(0)),
         };
         if choice.as_ref().is_none_or(|(v, _)| value > *v) {
             choice = Some((value, canonical.clone()));
@@ -252,7 +256,7 @@ impl Session {
                 }
             });
             let best = match purpose {
-                Purpose::Move => showable_choice(g.as_mut(), r.best),
+                Purpose::Move => showable_choice(&mut engine, g.as_mut(), r.best),
                 Purpose::Analyse => r.best,
             };
             let _ = tx.send(Event::Searched {

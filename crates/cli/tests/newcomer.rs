@@ -211,7 +211,7 @@ fn unknown_variants_and_limits_out_of_range_are_errors_everywhere() {
     let o = menagerie(&["bestmove", "chess", "--depth", "99999999999"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("99999999999 is out of range: the depth (plies) must be from 1 to 64"),
+        stderr(&o).contains("depth 99999999999 is not in 1..=64 plies"),
         "{}",
         stderr(&o)
     );
@@ -245,7 +245,7 @@ fn unknown_variants_and_limits_out_of_range_are_errors_everywhere() {
         let o = menagerie(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(
-            stderr(&o).contains("out of range"),
+            stderr(&o).contains(" is not in 1..="),
             "{args:?}: {}",
             stderr(&o)
         );
@@ -417,7 +417,7 @@ fn cypher_notation_is_explained_where_it_first_appears() {
         "moves\nmoves\nquit\n",
     ));
     assert_eq!(
-        out.matches("note: ++ marks a turn that ends the game by a flip, not a double check")
+        out.matches("note: (flip) marks a turn that ends the game by a flip")
             .count(),
         1,
         "{out}"

@@ -13,11 +13,17 @@ pub mod geometry;
 pub mod options;
 pub mod perft;
 pub mod position;
+pub mod snapshot;
+pub mod turn;
 pub mod zobrist;
 
 pub use bitboard::{BitBoard, Wide};
 pub use error::{BetzaError, MoveError, PositionError, RuleError, SquareError};
-pub use game::Game;
+pub use game::{Claim, Game};
 pub use geometry::{Geometry, Offset, Square};
 pub use options::{ChosenOptions, RuleOption, RuleOptions};
-pub use position::{fmt_points, Color, Outcome, Points, Position, Termination, VariantSpec};
+pub use position::{
+    fmt_points, ClaimRule, Color, Outcome, Points, Position, Termination, VariantSpec, Viewer,
+};
+pub use snapshot::{BoardSnapshot, GeometryInfo, Mark, PieceInfo, SquareInfo};
+pub use turn::{PartInfo, TurnInfo, TurnKind, TurnPart, TurnShape};

@@ -2,11 +2,18 @@
 
 use crate::error::MoveError;
 use crate::geometry::{Geometry, Square};
+use crate::snapshot::{Mark, PieceInfo};
+use crate::turn::{TurnKind, TurnShape};
 use std::fmt;
 use std::hash::Hash;
 
-/// A side: White moves first.
+/// A side: White moves first. JSON: `"white"`, `"black"`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum Color {
     /// The side that moves first.
     White,
@@ -52,7 +59,7 @@ impl fmt::Display for Color {
     }
 }
 
-/// The rule that ended a game.
+/// The rule that ended a game: a stable [`Termination::code`] plus a sentence for people.
 #[derive(Clone, PartialEq, Eq, Debug, Hash)]
 pub enum Termination {
     /// The side to move is in check and has no legal move.
@@ -71,48 +78,91 @@ pub enum Termination {
     Agreement,
     /// A player ran out of time or moves in a match (platform ending).
     Forfeit,
-    /// A game-specific ending, in the game's own words (`flip: White's King flipped Black's Spy`).
-    Rule(String),
+    /// A player's clock ran out.
+    TimeForfeit,
+    /// The game was decided by an arbiter or a match rule (a move limit, ...).
+    Adjudication,
+    /// A game-specific ending: a stable `code` (`flip`, `king-capture`, `deadlock`, ...)
+    /// and the rule's sentence in the game's own words.
+    Rule {
+        /// Lower case, words joined by `-`: stable for records and statistics.
+        code: String,
+        /// The ending in the rulebook's words (`flip: White's King flipped Black's Spy`).
+        sentence: String,
+    },
 }
 
 impl Termination {
-    /// The ending in words a player understands.
-    pub fn describe(&self) -> String {
-        match self {
-            Termination::Checkmate => "checkmate".into(),
-            Termination::Stalemate => "stalemate".into(),
-            Termination::Repetition => "threefold repetition".into(),
-            Termination::FiftyMoves => "the fifty-move rule".into(),
-            Termination::DeadPosition => "dead position, neither side can checkmate".into(),
-            Termination::Resignation => "resignation".into(),
-            Termination::Agreement => "agreement".into(),
-            Termination::Forfeit => "forfeit".into(),
-            Termination::Rule(text) => text.clone(),
+    /// A game-specific ending with a stable `code` and a `sentence` for people.
+    pub fn rule(code: impl Into<String>, sentence: impl Into<String>) -> Self {
+        Termination::Rule {
+            code: code.into(),
+            sentence: sentence.into(),
         }
     }
-    /// A short stable code for records and statistics (`checkmate`, `stalemate`, ...).
-    pub fn code(&self) -> String {
+    /// The termination a record's code names: the core endings by their codes, anything
+    /// else a [`Termination::Rule`] with `sentence` (the code itself when empty).
+    pub fn from_code(code: &str, sentence: &str) -> Self {
+        match code {
+            "checkmate" => Termination::Checkmate,
+            "stalemate" => Termination::Stalemate,
+            "repetition" => Termination::Repetition,
+            "fifty-moves" => Termination::FiftyMoves,
+            "dead-position" => Termination::DeadPosition,
+            "resignation" => Termination::Resignation,
+            "agreement" => Termination::Agreement,
+            "forfeit" => Termination::Forfeit,
+            "time-forfeit" => Termination::TimeForfeit,
+            "adjudication" => Termination::Adjudication,
+            other => Termination::rule(other, if sentence.is_empty() { other } else { sentence }),
+        }
+    }
+    /// The ending in words a player understands.
+    pub fn describe(&self) -> String {
+        self.sentence().to_string()
+    }
+    /// The ending in words a player understands (`checkmate`, `threefold repetition`, ...).
+    pub fn sentence(&self) -> &str {
         match self {
-            Termination::Checkmate => "checkmate".into(),
-            Termination::Stalemate => "stalemate".into(),
-            Termination::Repetition => "repetition".into(),
-            Termination::FiftyMoves => "fifty-moves".into(),
-            Termination::DeadPosition => "dead-position".into(),
-            Termination::Resignation => "resignation".into(),
-            Termination::Agreement => "agreement".into(),
-            Termination::Forfeit => "forfeit".into(),
-            Termination::Rule(text) => text
-                .split(':')
-                .next()
-                .unwrap_or("rule")
-                .trim()
-                .replace(' ', "-"),
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::Repetition => "threefold repetition",
+            Termination::FiftyMoves => "the fifty-move rule",
+            Termination::DeadPosition => "dead position, neither side can checkmate",
+            Termination::Resignation => "resignation",
+            Termination::Agreement => "agreement",
+            Termination::Forfeit => "forfeit",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::Adjudication => "adjudication",
+            Termination::Rule { sentence, .. } => sentence,
+        }
+    }
+    /// A short stable code for records and statistics (`checkmate`, `flip`, ...).
+    pub fn code(&self) -> String {
+        self.code_str().to_string()
+    }
+    /// [`Termination::code`] without a copy.
+    pub fn code_str(&self) -> &str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::Repetition => "repetition",
+            Termination::FiftyMoves => "fifty-moves",
+            Termination::DeadPosition => "dead-position",
+            Termination::Resignation => "resignation",
+            Termination::Agreement => "agreement",
+            Termination::Forfeit => "forfeit",
+            Termination::TimeForfeit => "time-forfeit",
+            Termination::Adjudication => "adjudication",
+            Termination::Rule { code, .. } => code,
         }
     }
 }
 
 /// Points each side scores, where a game defines a scoring table.
+/// JSON: `{"white":3.0,"black":0.0}`.
 #[derive(Clone, Copy, PartialEq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Points {
     /// White's points.
     pub white: f32,
@@ -120,7 +170,8 @@ pub struct Points {
     pub black: f32,
 }
 
-/// How a finished game ended.
+/// How a finished game ended. JSON: `{"winner":"white"|"black"|null,"code":"checkmate",
+/// "sentence":"White wins by checkmate","points":{"white":3.0,"black":0.0}|null,"result":"1-0"}`.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Outcome {
     /// The winner, or `None` for a draw.
@@ -161,6 +212,17 @@ impl Outcome {
             None => "1/2-1/2",
         }
     }
+    /// The ending in one sentence without the points: `White wins by checkmate`,
+    /// `Draw by threefold repetition`, `White wins: flip: White's King flipped Black's Spy`.
+    pub fn sentence(&self) -> String {
+        match (&self.winner, &self.termination) {
+            (Some(w), Termination::Rule { sentence, .. }) => format!("{w} wins: {sentence}"),
+            (Some(w), t) => format!("{w} wins by {}", t.sentence()),
+            (None, Termination::Rule { sentence, .. }) => format!("Draw: {sentence}"),
+            (None, t @ Termination::DeadPosition) => format!("Draw: {}", t.sentence()),
+            (None, t) => format!("Draw by {}", t.sentence()),
+        }
+    }
     /// The score of `side`: 1, 0.5 or 0.
     pub fn score(&self, side: Color) -> f32 {
         match self.winner {
@@ -173,13 +235,7 @@ impl Outcome {
 
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.winner, &self.termination) {
-            (Some(w), Termination::Rule(t)) => write!(f, "{w} wins: {t}")?,
-            (Some(w), t) => write!(f, "{w} wins by {}", t.describe())?,
-            (None, Termination::Rule(t)) => write!(f, "Draw: {t}")?,
-            (None, t @ Termination::DeadPosition) => write!(f, "Draw: {}", t.describe())?,
-            (None, t) => write!(f, "Draw by {}", t.describe())?,
-        }
+        f.write_str(&self.sentence())?;
         if let Some(p) = self.points {
             write!(
                 f,
@@ -230,7 +286,9 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn outcome(&self) -> Option<Outcome>;
     /// A hash key; equal for positions the repetition rule counts as the same.
     fn key(&self) -> u64;
-    /// The position string.
+    /// The position string: the umpire's, with every secret (Little Cheops Imperial's sealed
+    /// papers). It is never for a player: players get [`Position::view_fen`], spectators the
+    /// public string (the view of [`Viewer::Spectator`]).
     fn fen(&self) -> String;
     /// The canonical machine text of `mv`, played from this position.
     fn move_text(&self, mv: Self::Move) -> String;
@@ -317,10 +375,139 @@ pub trait Position: Clone + Send + Sync + 'static {
         Vec::new()
     }
 
+    /// The shape of `mv` (one of the legal turns here) for front ends: its kind and the
+    /// squares a board needs to enter it by pointing. Never called by move generation.
+    /// Default: kind `move`, no parts (every game overrides it).
+    fn turn_shape(&self, _mv: Self::Move) -> TurnShape {
+        TurnShape::bare(TurnKind::Move)
+    }
+
+    /// The shape of `mv` as `viewer` may know it once played: without squares where they
+    /// are the mover's secret (an opponent's appointment in Little Cheops Imperial). Call it
+    /// on the umpire's position. Default: [`Position::turn_shape`].
+    fn turn_shape_seen_by(&self, mv: Self::Move, _viewer: Viewer) -> TurnShape {
+        self.turn_shape(mv)
+    }
+
+    /// The piece on `sq` for a board: its kind in the game's own words (lower case), its
+    /// owner and its letter. Default: from [`Position::piece_char`], the letter as the kind.
+    fn piece_info(&self, sq: Square) -> Option<PieceInfo> {
+        let c = self.piece_char(sq)?;
+        Some(PieceInfo::from_letter(
+            c,
+            c.to_ascii_lowercase().to_string(),
+        ))
+    }
+
+    /// The marks of `sq` (regions, Castles, arrestees, Deputies) as this position knows
+    /// them. Default: none.
+    fn square_marks(&self, _sq: Square) -> Vec<Mark> {
+        Vec::new()
+    }
+
+    /// Whether players know less than the umpire (sealed papers): then a player's or a
+    /// spectator's view differs from the position. Default: no.
+    fn has_secrets(&self) -> bool {
+        false
+    }
+
+    /// The position as `viewer` may know it: what that viewer may not know is removed (the
+    /// opponent's sealed papers for a player, every secret for a spectator). Default: a copy.
+    fn seen_by(&self, _viewer: Viewer) -> Self {
+        self.clone()
+    }
+
+    /// The turns the rules offer in place of `ending` (an ending decided by history, which
+    /// the position alone does not decide): Little Cheops R36, at a repetition with an
+    /// abdication available, the side to move chooses an abdication or the draw. Empty (the
+    /// default) when the ending stands.
+    fn choices_instead_of(&self, _ending: &Outcome) -> Vec<Self::Move> {
+        Vec::new()
+    }
+
+    /// The claims the rulebook lets either player make at any time without using a turn
+    /// (Little Cheops: the fifty-round challenge). Default: none.
+    fn claim_rules(&self) -> &'static [ClaimRule] {
+        &[]
+    }
+
+    /// The ending that the claim `code`, made `turns_since` turns ago, forces now (if the
+    /// count it starts has run out). Default: none.
+    fn claim_outcome(&self, _code: &str, _turns_since: u32) -> Option<Outcome> {
+        None
+    }
+
     /// Counts leaves `depth` plies ahead; games override this with faster counting.
     fn perft(&self, depth: u32) -> u64 {
         crate::perft::perft_generic(self, depth)
     }
+
+    /// Whether the position is drawn by a rule the position alone decides that
+    /// [`Position::outcome`] leaves to the game (a dead position, an expired move count),
+    /// for searches that must not play on in a drawn position. Default: never.
+    fn rule_draw(&self) -> bool {
+        false
+    }
+
+    /// An ending seen without generating moves (a flip, a captured King), for searches:
+    /// `Some(Some(winner))`, `Some(None)` for a draw, `None` when there is none or it needs
+    /// the legal moves. Default: none.
+    fn quick_outcome(&self) -> Option<Option<Color>> {
+        None
+    }
+
+    /// The position as `player` knows it when the game hides something from players (Little
+    /// Cheops Imperial's sealed papers): the opponent's secrets removed, the player's own
+    /// kept. `None` when nothing is hidden. An engine playing `player` searches this.
+    fn hidden_view(&self, _player: Color) -> Option<Self> {
+        None
+    }
+
+    /// The positions the side to move must reckon with, `self` being its
+    /// [`Position::hidden_view`]: one per possible secret of the opponent, `self` (no
+    /// secret) first. Empty when nothing is hidden.
+    fn hypotheses(&self) -> Vec<Self> {
+        Vec::new()
+    }
+}
+
+/// Who looks at a game: a player, a spectator, or the umpire who sees everything.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Viewer {
+    /// One of the players: sees the public position and that side's own secrets.
+    Player(Color),
+    /// Anyone else: sees the public position only.
+    Spectator,
+    /// The umpire (the server, an arbiter): sees everything.
+    Umpire,
+}
+
+impl Viewer {
+    /// The player, or `None` for a spectator or the umpire.
+    pub fn player(self) -> Option<Color> {
+        match self {
+            Viewer::Player(c) => Some(c),
+            _ => None,
+        }
+    }
+    /// The viewer's name: `white`, `black`, `spectator` or `umpire`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Viewer::Player(Color::White) => "white",
+            Viewer::Player(Color::Black) => "black",
+            Viewer::Spectator => "spectator",
+            Viewer::Umpire => "umpire",
+        }
+    }
+}
+
+/// A claim a player may make outside the turns (the fifty-round challenge, ...).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ClaimRule {
+    /// The claim's stable code (`challenge`).
+    pub code: &'static str,
+    /// What it does, in the rulebook's words.
+    pub sentence: &'static str,
 }
 
 /// Why `text`, which matches none of the `legal` moves of `pos`, cannot be played: text that
@@ -389,3 +576,53 @@ impl<P> Clone for VariantSpec<P> {
     }
 }
 impl<P> Copy for VariantSpec<P> {}
+
+#[cfg(feature = "serde")]
+mod outcome_serde {
+    use super::{Color, Outcome, Points, Termination};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    struct Wire {
+        winner: Option<Color>,
+        code: String,
+        sentence: String,
+        points: Option<Points>,
+        result: String,
+    }
+
+    impl Serialize for Outcome {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            Wire {
+                winner: self.winner,
+                code: self.termination.code(),
+                sentence: self.sentence(),
+                points: self.points,
+                result: self.result().to_string(),
+            }
+            .serialize(s)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Outcome {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let w = Wire::deserialize(d)?;
+            // The sentence carries the winner ("White wins: ..."); the rule's own words follow.
+            let rule_words = w
+                .sentence
+                .split_once(": ")
+                .map_or(w.sentence.as_str(), |(_, rest)| rest);
+            Ok(Outcome {
+                winner: w.winner,
+                termination: Termination::from_code(&w.code, rule_words),
+                points: w.points,
+            })
+        }
+    }
+
+    impl Serialize for super::Viewer {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_str(self.code())
+        }
+    }
+}

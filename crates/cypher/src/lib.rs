@@ -20,7 +20,9 @@
 //! * Under `self-flip=illegal` a combined move or infiltration whose first half flips the
 //!   mover's own side is illegal as a whole.
 //! * Stalemate reports the core's `Termination::Stalemate`; every other ending is a
-//!   `Termination::Rule` in section 11's words, always with the points of its table.
+//!   `Termination::Rule` with a stable code (`king-capture`, `flip`,
+//!   `checkmate-with-collusion`, `checkmate-without-collusion`, `four-checks`) and section
+//!   11's words, always with the points of its table.
 //!
 //! ## Where each rule lives (sections of `rules/cypher.md`)
 //!
@@ -47,6 +49,7 @@
 #[macro_use]
 mod guide;
 mod board;
+mod describe;
 mod explain;
 mod fen;
 mod moves;
@@ -185,6 +188,14 @@ pub fn variants() -> Vec<VariantSpec<CypherPosition>> {
 impl Position for CypherPosition {
     type Move = CypherMove;
 
+    fn quick_outcome(&self) -> Option<Option<Color>> {
+        // The King of the side to move was captured by infiltration, or a flip ended it.
+        if self.king_square(self.turn()).is_none() {
+            return Some(Some(self.turn().other()));
+        }
+        self.flip().map(|f| Some(f.winner))
+    }
+
     fn variant(&self) -> &'static str {
         "cypher"
     }
@@ -298,6 +309,15 @@ impl Position for CypherPosition {
         let mut buffers: Vec<Vec<CypherMove>> =
             (0..depth).map(|_| Vec::with_capacity(128)).collect();
         self.count(depth, &mut buffers)
+    }
+    fn turn_shape(&self, mv: CypherMove) -> menagerie_core::TurnShape {
+        self.shape_of(mv)
+    }
+    fn piece_info(&self, sq: Square) -> Option<menagerie_core::PieceInfo> {
+        self.piece_info_at(sq)
+    }
+    fn square_marks(&self, sq: Square) -> Vec<menagerie_core::Mark> {
+        self.marks_of(sq)
     }
 }
 

@@ -66,10 +66,12 @@ pub(crate) fn human(pos: &CypherPosition, mv: CypherMove, legal: &[CypherMove]) 
     let next = pos.after(mv);
     match next.decide() {
         Some(o) => match &o.termination {
-            Termination::Rule(r) if r.starts_with("flip") => text.push_str(FLIP_MARK),
-            Termination::Rule(r) if r.starts_with("4-check") => text.push_str("//"),
-            Termination::Rule(r) if r == "checkmate without collusion" => text.push_str("#+"),
-            Termination::Rule(_) => text.push('#'),
+            Termination::Rule { code, .. } if code == "flip" => text.push_str(FLIP_MARK),
+            Termination::Rule { code, .. } if code == "four-checks" => text.push_str("//"),
+            Termination::Rule { code, .. } if code == "checkmate-without-collusion" => {
+                text.push_str("#+")
+            }
+            Termination::Rule { .. } => text.push('#'),
             _ => {}
         },
         None if next.board.in_check(next.turn, true) => text.push('+'),

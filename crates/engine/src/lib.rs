@@ -1,10 +1,14 @@
 //! Menagerie's engine: an iterative-deepening alpha-beta search that is generic over the
-//! core [`Position`](menagerie_core::Position) trait, a transposition table, and
-//! evaluations behind the [`Evaluator`] trait (one per game: chess, Vyrt, Cypher, Little
-//! Cheops; a generic material-and-mobility one for any game without its own).
+//! core [`Position`](menagerie_core::Position) trait, a transposition table, and the
+//! [`Evaluator`] trait that each game's evaluation implements (the games' own evaluations
+//! live beside the games, in the variants registry; [`GenericEval`] is a material-and-mobility
+//! evaluation for any game without one).
 //!
-//! Adding a game's evaluation: one file under `src/eval/`, implementing [`Evaluator`] for
-//! its position type (or a [`GenericEval`] with the game's piece values as data).
+//! The engine depends on the core traits only: a new game plugs in by implementing
+//! [`Position`](menagerie_core::Position) (and, if it likes, an [`Evaluator`]). What only the
+//! rules know the search asks the position: draws by rule, quick endings, and for games with
+//! hidden information the player's view and the hypotheses about the opponent's secret
+//! ([`Searcher::search_hidden`]).
 
 #![warn(missing_docs)]
 
@@ -13,6 +17,12 @@ pub mod score;
 pub mod search;
 pub mod tt;
 
+#[cfg(test)]
+mod toy;
+
 pub use eval::{generic::GenericEval, generic::PieceValues, Evaluator, Mobility};
 pub use score::Score;
-pub use search::{Iteration, Limits, SearchResult, Searcher};
+pub use search::{
+    HiddenSearch, Iteration, LimitError, Limits, SearchResult, Searcher, MAX_DEPTH,
+    MAX_MOVETIME_MS, MAX_NODES, MIN_DEPTH, MIN_MOVETIME_MS, MIN_NODES,
+};

@@ -11,7 +11,16 @@ pub const WIN_BOUND: i32 = WIN - 1_000;
 pub const INFINITY: i32 = WIN + 1;
 
 /// A search score from the point of view of the side to move.
+///
+/// With the `serde` feature it reads and writes as `{"cp":N}` or `{"mate":N}`, where `N`
+/// counts the side to move's own moves, positive when it mates and negative when it is
+/// mated (as in UCI); a mate read back is the shortest number of plies it stands for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(from = "ScoreJson", into = "ScoreJson")
+)]
 pub enum Score {
     /// An evaluation in centipawns (hundredths of a pawn).
     Cp(i32),
@@ -19,6 +28,37 @@ pub enum Score {
     WinIn(u32),
     /// The side to move loses in this many plies.
     LossIn(u32),
+}
+
+/// The JSON form of a [`Score`].
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ScoreJson {
+    Cp(i32),
+    Mate(i32),
+}
+
+#[cfg(feature = "serde")]
+impl From<Score> for ScoreJson {
+    fn from(s: Score) -> Self {
+        match s {
+            Score::Cp(cp) => ScoreJson::Cp(cp),
+            Score::WinIn(p) => ScoreJson::Mate(p.div_ceil(2).min(i32::MAX as u32) as i32),
+            Score::LossIn(p) => ScoreJson::Mate(-(p.div_ceil(2).min(i32::MAX as u32) as i32)),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<ScoreJson> for Score {
+    fn from(s: ScoreJson) -> Self {
+        match s {
+            ScoreJson::Cp(cp) => Score::Cp(cp),
+            ScoreJson::Mate(n) if n > 0 => Score::WinIn(2 * n.unsigned_abs() - 1),
+            ScoreJson::Mate(n) => Score::LossIn(2 * n.unsigned_abs()),
+        }
+    }
 }
 
 impl Score {
@@ -89,5 +129,19 @@ mod tests {
         assert_eq!(Score::Cp(-34).to_string(), "-0.34");
         assert_eq!(Score::Cp(150).to_string(), "+1.50");
         assert_eq!(Score::WinIn(1).to_string(), "win in 1 ply (mate 1)");
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn scores_read_and_write_json_as_centipawns_or_mates() {
+        let json = |s: Score| serde_json::to_string(&s).unwrap();
+        assert_eq!(json(Score::Cp(-34)), r#"{"cp":-34}"#);
+        assert_eq!(json(Score::WinIn(3)), r#"{"mate":2}"#);
+        assert_eq!(json(Score::LossIn(2)), r#"{"mate":-1}"#);
+        let back = |t: &str| serde_json::from_str::<Score>(t).unwrap();
+        assert_eq!(back(r#"{"cp":12}"#), Score::Cp(12));
+        assert_eq!(back(r#"{"mate":2}"#), Score::WinIn(3));
+        assert_eq!(back(r#"{"mate":-1}"#), Score::LossIn(2));
+        assert!(serde_json::from_str::<Score>(r#"{"pawns":1}"#).is_err());
     }
 }

@@ -10,6 +10,7 @@ use crate::eval::{Evaluator, Mobility};
 use crate::score::{Score, INFINITY, WIN, WIN_BOUND};
 use crate::tt::{from_tt, to_tt, Bound, Table};
 use menagerie_core::Position;
+use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -17,11 +18,52 @@ use std::time::{Duration, Instant};
 
 /// The deepest the search goes, in plies from the root (extensions included).
 pub const MAX_PLY: usize = 128;
-/// The deepest iteration.
+/// The shallowest depth limit a search accepts.
+pub const MIN_DEPTH: u32 = 1;
+/// The deepest iteration, and the largest depth limit a search accepts.
 pub const MAX_DEPTH: u32 = 64;
+/// The shortest time limit a search accepts, in milliseconds.
+pub const MIN_MOVETIME_MS: u64 = 1;
+/// The longest time limit a search accepts, in milliseconds (24 hours).
+pub const MAX_MOVETIME_MS: u64 = 24 * 60 * 60 * 1000;
+/// The smallest node limit a search accepts.
+pub const MIN_NODES: u64 = 1;
+/// The largest node limit a search accepts (a million million).
+pub const MAX_NODES: u64 = 1_000_000_000_000;
+/// The deepest quiescence goes beyond the horizon, in plies: past it the position is scored
+/// as it stands, so long capture chains (pawn walls on a torus) cannot run away.
+pub const QS_MAX_DEPTH: usize = 8;
+/// From this many plies beyond the horizon on, quiescence tries only the
+/// [`QS_NARROW_WIDTH`] best-ordered captures of a position.
+pub const QS_NARROW_DEPTH: usize = 2;
+/// How many captures quiescence tries per position from [`QS_NARROW_DEPTH`] on.
+pub const QS_NARROW_WIDTH: usize = 4;
+/// How near the horizon quiescence still searches every evasion of a check; deeper, a side
+/// in check stands pat or captures like any other.
+pub const QS_CHECK_DEPTH: usize = 2;
+/// The margin of delta pruning: a capture whose gain plus this cannot reach alpha is skipped.
+pub const DELTA_MARGIN: i32 = 200;
+/// The clock is read once every this many nodes, a power of two (the node limit and the stop signal are
+/// checked at every node).
+const TIME_CHECK_NODES: u64 = 256;
 const HISTORY_SIZE: usize = 4096;
 
-/// When to stop searching; the first limit reached wins. Depth 1 always completes.
+/// A limit outside its range, in one sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LimitError(pub String);
+
+impl fmt::Display for LimitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for LimitError {}
+
+/// When to stop searching; the first limit reached wins. The ranges a front end should
+/// accept are [`MIN_DEPTH`]..=[`MAX_DEPTH`], [`MIN_MOVETIME_MS`]..=[`MAX_MOVETIME_MS`] and
+/// [`MIN_NODES`]..=[`MAX_NODES`] ([`Limits::validate`]); the search itself clamps anything
+/// else, so no limit can make it run for ever or overflow the clock.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Deepest iteration, in plies.
@@ -54,6 +96,70 @@ impl Limits {
             ..Limits::default()
         }
     }
+    /// A depth limit, checked against [`MIN_DEPTH`]..=[`MAX_DEPTH`].
+    pub fn checked_depth(depth: u64) -> Result<u32, LimitError> {
+        if (u64::from(MIN_DEPTH)..=u64::from(MAX_DEPTH)).contains(&depth) {
+            Ok(depth as u32)
+        } else {
+            Err(LimitError(format!(
+                "depth {depth} is not in {MIN_DEPTH}..={MAX_DEPTH} plies"
+            )))
+        }
+    }
+    /// A time limit in milliseconds, checked against [`MIN_MOVETIME_MS`]..=[`MAX_MOVETIME_MS`].
+    pub fn checked_movetime(ms: u64) -> Result<Duration, LimitError> {
+        if (MIN_MOVETIME_MS..=MAX_MOVETIME_MS).contains(&ms) {
+            Ok(Duration::from_millis(ms))
+        } else {
+            Err(LimitError(format!(
+                "movetime {ms} is not in {MIN_MOVETIME_MS}..={MAX_MOVETIME_MS} milliseconds (24 hours)"
+            )))
+        }
+    }
+    /// A node limit, checked against [`MIN_NODES`]..=[`MAX_NODES`].
+    pub fn checked_nodes(nodes: u64) -> Result<u64, LimitError> {
+        if (MIN_NODES..=MAX_NODES).contains(&nodes) {
+            Ok(nodes)
+        } else {
+            Err(LimitError(format!(
+                "nodes {nodes} is not in {MIN_NODES}..={MAX_NODES}"
+            )))
+        }
+    }
+    /// A fixed depth, validated.
+    pub fn try_depth(depth: u64) -> Result<Self, LimitError> {
+        Ok(Self::depth(Self::checked_depth(depth)?))
+    }
+    /// A fixed time per move in milliseconds, validated.
+    pub fn try_movetime(ms: u64) -> Result<Self, LimitError> {
+        Ok(Limits {
+            movetime: Some(Self::checked_movetime(ms)?),
+            ..Limits::default()
+        })
+    }
+    /// A node budget, validated.
+    pub fn try_nodes(nodes: u64) -> Result<Self, LimitError> {
+        Ok(Self::nodes(Self::checked_nodes(nodes)?))
+    }
+    /// Whether every limit set is within its range; the error names the first that is not.
+    pub fn validate(&self) -> Result<(), LimitError> {
+        if let Some(d) = self.depth {
+            Self::checked_depth(u64::from(d))?;
+        }
+        if let Some(t) = self.movetime {
+            if t < Duration::from_millis(MIN_MOVETIME_MS) {
+                return Err(LimitError(format!(
+                    "movetime {} is not in {MIN_MOVETIME_MS}..={MAX_MOVETIME_MS} milliseconds (24 hours)",
+                    t.as_millis()
+                )));
+            }
+            Self::checked_movetime(u64::try_from(t.as_millis()).unwrap_or(u64::MAX))?;
+        }
+        if let Some(n) = self.nodes {
+            Self::checked_nodes(n)?;
+        }
+        Ok(())
+    }
 }
 
 /// What one completed iteration found.
@@ -83,10 +189,47 @@ impl<M> Iteration<M> {
 /// The result of a search.
 #[derive(Clone, Debug)]
 pub struct SearchResult<M> {
-    /// The move to play; `None` when the root has no legal move.
+    /// The move to play; `None` when the root has no legal move or the game is over.
     pub best: Option<M>,
     /// The last completed iteration (depth 0 and an empty PV when there was none).
     pub last: Iteration<M>,
+    /// Nodes searched in all, the unfinished iteration included.
+    pub nodes: u64,
+    /// Time spent in all.
+    pub elapsed: Duration,
+    /// Why the move and line are what they are, when it is not plain (a search over the
+    /// opponent's possible secrets).
+    pub note: Option<String>,
+}
+
+impl<M> SearchResult<M> {
+    fn empty() -> Self {
+        SearchResult {
+            best: None,
+            last: Iteration {
+                depth: 0,
+                seldepth: 0,
+                score: Score::Cp(0),
+                nodes: 0,
+                elapsed: Duration::ZERO,
+                pv: Vec::new(),
+            },
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            note: None,
+        }
+    }
+}
+
+/// The result of a search with hidden information ([`Searcher::search_hidden`]): the line
+/// reported belongs to one of the positions the side to move had to reckon with.
+#[derive(Clone, Debug)]
+pub struct HiddenSearch<P: Position> {
+    /// The move, the line and the note.
+    pub result: SearchResult<P::Move>,
+    /// The position the reported line starts from (the view itself, or one hypothesis about
+    /// the opponent's secret); the move chosen is legal in every one of them.
+    pub line_root: P,
 }
 
 /// A searcher for positions of type `P`, evaluated by `E`; it keeps its transposition
@@ -103,9 +246,12 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     seldepth: usize,
     stop: Arc<AtomicBool>,
     stopped: bool,
-    can_stop: bool,
     start: Instant,
-    limits: Limits,
+    deadline: Option<Instant>,
+    /// Stop once the half of the time is spent, between iterations.
+    half_time: Option<Instant>,
+    node_limit: u64,
+    root_best: Option<P::Move>,
     root_only: Vec<P::Move>,
 }
 
@@ -143,9 +289,11 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             seldepth: 0,
             stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
-            can_stop: false,
             start: Instant::now(),
-            limits: Limits::default(),
+            deadline: None,
+            half_time: None,
+            node_limit: u64::MAX,
+            root_best: None,
             root_only: Vec::new(),
         }
     }
@@ -155,7 +303,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         &self.eval
     }
 
-    /// Uses `flag` as the stop signal: setting it ends the search after depth 1.
+    /// Uses `flag` as the stop signal: setting it ends the search at once (the move is then
+    /// the best found so far, or the first legal move when depth 1 did not finish).
     pub fn set_stop(&mut self, flag: Arc<AtomicBool>) {
         self.stop = flag;
     }
@@ -175,6 +324,11 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
 
     /// Searches `root`, whose game reached it through positions with keys `history`
     /// (oldest first, the root excluded), and reports each completed iteration.
+    ///
+    /// The limits are honoured at every node, from the first iteration on and in
+    /// quiescence alike; stopped before depth 1 completes, the move is the best found so far
+    /// (or the first legal move). A root with no legal move, or drawn by a rule the position
+    /// decides ([`Position::rule_draw`]), gets no move.
     pub fn search(
         &mut self,
         root: &P,
@@ -183,10 +337,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         mut on_iteration: impl FnMut(&Iteration<P::Move>),
     ) -> SearchResult<P::Move> {
         self.start = Instant::now();
-        self.limits = *limits;
-        self.nodes = 0;
-        self.stopped = false;
-        self.can_stop = false;
+        self.begin(limits);
         self.tt.new_search();
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.iter_mut().for_each(|h| *h /= 8);
@@ -195,33 +346,34 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         self.path = history[keep..].to_vec();
         self.path.push(root.key());
 
-        let mut result = SearchResult {
-            best: None,
-            last: Iteration {
-                depth: 0,
-                seldepth: 0,
-                score: Score::Cp(0),
-                nodes: 0,
-                elapsed: Duration::ZERO,
-                pv: Vec::new(),
-            },
-        };
+        let mut result = SearchResult::empty();
         let mut moves = Vec::new();
         root.legal_moves(&mut moves);
         if !self.root_only.is_empty() {
             moves.retain(|m| self.root_only.contains(m));
         }
-        if moves.is_empty() {
+        if moves.is_empty() || root.rule_draw() || root.quick_outcome().is_some() {
             self.root_only.clear();
+            result.elapsed = self.start.elapsed();
             return result;
         }
         result.best = Some(moves[0]);
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_DEPTH)
+            .clamp(MIN_DEPTH, MAX_DEPTH);
         let root_check = root.is_check();
         for depth in 1..=max_depth {
             self.seldepth = 0;
+            self.root_best = None;
             let score = self.negamax(root, depth as i32, -INFINITY, INFINITY, 0, true, root_check);
             if self.stopped {
+                // An unfinished first iteration still found something better than nothing.
+                if depth == 1 {
+                    if let Some(m) = self.root_best {
+                        result.best = Some(m);
+                    }
+                }
                 break;
             }
             let pv = self.pv[0].clone();
@@ -237,8 +389,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 pv,
             };
             on_iteration(&result.last);
-            self.can_stop = true;
-            if self.out_of_budget(true) {
+            if self.out_of_budget_between() {
                 break;
             }
             // A forced result inside the horizon will not change by looking deeper.
@@ -249,31 +400,201 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             }
         }
         self.root_only.clear();
+        result.nodes = self.nodes;
+        result.elapsed = self.start.elapsed();
         result
     }
 
-    /// Whether a limit has been reached; `between` asks before starting an iteration,
-    /// when half the time already spent means the next one would not finish.
-    fn out_of_budget(&self, between: bool) -> bool {
-        if self.stop.load(Ordering::Relaxed) {
-            return true;
+    /// Searches for the side to move of a game with hidden information, from its `view`
+    /// only ([`Position::hidden_view`]), whose game reached it through views with keys
+    /// `history`.
+    ///
+    /// With one hypothesis about the opponent's secret (or none), this is a plain search of
+    /// the view. With several ([`Position::hypotheses`], each an umpire position consistent
+    /// with the view), each is searched for its best move; then each candidate move is
+    /// scored under every hypothesis (a search restricted to that root move) and the move
+    /// with the best worst case is played, ties going to the better total. The line
+    /// reported is the chosen move's worst case, with a note saying so. The time and node
+    /// budgets are shared among the searches, so the whole stays within `limits`. The result
+    /// depends only on the view.
+    pub fn search_hidden(
+        &mut self,
+        view: &P,
+        history: &[u64],
+        limits: &Limits,
+        mut on_iteration: impl FnMut(&Iteration<P::Move>),
+    ) -> HiddenSearch<P> {
+        let hypotheses = view.hypotheses();
+        if hypotheses.len() <= 1 {
+            let result = self.search(view, history, limits, on_iteration);
+            return HiddenSearch {
+                result,
+                line_root: view.clone(),
+            };
         }
-        if let Some(n) = self.limits.nodes {
-            if self.nodes >= n {
-                return true;
+        let start = Instant::now();
+        let deadline = limits.movetime.and_then(|t| start.checked_add(t));
+        let h = hypotheses.len() as u64;
+        let mut total_nodes = 0u64;
+        // A share of what is left of the budgets: `parts` searches still to run.
+        let share = |parts: u64, spent: u64| -> Limits {
+            let parts = parts.max(1);
+            Limits {
+                depth: limits.depth,
+                nodes: limits
+                    .nodes
+                    .map(|n| (n.saturating_sub(spent) / parts).max(1)),
+                movetime: deadline.map(|d| {
+                    let left = d.saturating_duration_since(Instant::now());
+                    (left / parts.min(u64::from(u32::MAX)) as u32).max(Duration::from_millis(1))
+                }),
+            }
+        };
+        // Phase 1: each hypothesis's own best move (about half the budget).
+        let mut bests = Vec::new();
+        for (i, hyp) in hypotheses.iter().enumerate() {
+            let left = 2 * h - i as u64;
+            let sub = share(left, total_nodes);
+            let result = self.search(hyp, history, &sub, |it| {
+                if i == 0 {
+                    on_iteration(it)
+                }
+            });
+            total_nodes += result.nodes;
+            bests.push(result);
+        }
+        let mut candidates: Vec<P::Move> = Vec::new();
+        for r in &bests {
+            if let Some(m) = r.best {
+                if !candidates.contains(&m) {
+                    candidates.push(m);
+                }
             }
         }
-        if let Some(t) = self.limits.movetime {
-            let spent = self.start.elapsed();
-            if spent >= t || (between && spent * 2 >= t) {
-                return true;
+        let stopped = self.stop.load(Ordering::Relaxed)
+            || limits.nodes.is_some_and(|n| total_nodes >= n)
+            || deadline.is_some_and(|d| Instant::now() >= d);
+        let n_hyp = hypotheses.len();
+        if candidates.len() <= 1 || stopped {
+            let mut result = bests.swap_remove(0);
+            result.nodes = total_nodes;
+            result.elapsed = start.elapsed();
+            result.note = Some(if candidates.len() <= 1 {
+                format!(
+                    "the opponent may hold a secret: the {n_hyp} positions it could be in all have the same best move"
+                )
+            } else {
+                format!(
+                    "the opponent may hold a secret: the search stopped before comparing the moves over the {n_hyp} positions it could be in, so the move is the best with no secret"
+                )
+            });
+            return HiddenSearch {
+                result,
+                line_root: view.clone(),
+            };
+        }
+        // Phase 2: every candidate under every hypothesis (the other half).
+        let pairs = (n_hyp * candidates.len()) as u64;
+        let mut done = 0u64;
+        // (worst score, total score, move, the worst line and its root)
+        type Choice<M> = (i32, i32, M, Iteration<M>, usize);
+        let mut chosen: Option<Choice<P::Move>> = None;
+        for &mv in &candidates {
+            let mut worst: Option<(i32, Iteration<P::Move>, usize)> = None;
+            let mut total = 0i32;
+            for (k, (hyp, own)) in hypotheses.iter().zip(&bests).enumerate() {
+                let last = if own.best == Some(mv) && own.last.pv.first() == Some(&mv) {
+                    own.last.clone()
+                } else {
+                    let sub = share(pairs - done, total_nodes);
+                    self.restrict_root(vec![mv]);
+                    let r = self.search(hyp, history, &sub, |_| {});
+                    total_nodes += r.nodes;
+                    let mut last = r.last;
+                    if last.pv.first() != Some(&mv) {
+                        // Stopped before an iteration ended: the move, unscored.
+                        last.pv = vec![mv];
+                    }
+                    last
+                };
+                done += 1;
+                let score = last.score.raw();
+                total = total.saturating_add(score);
+                if worst.as_ref().is_none_or(|(w, _, _)| score < *w) {
+                    worst = Some((score, last, k));
+                }
+            }
+            if let Some((w, line, k)) = worst {
+                let better = chosen
+                    .as_ref()
+                    .is_none_or(|&(cw, ct, _, _, _)| (w, total) > (cw, ct));
+                if better {
+                    chosen = Some((w, total, mv, line, k));
+                }
             }
         }
-        false
+        let Some((_, _, mv, line, k)) = chosen else {
+            let mut result = bests.swap_remove(0);
+            result.nodes = total_nodes;
+            result.elapsed = start.elapsed();
+            return HiddenSearch {
+                result,
+                line_root: view.clone(),
+            };
+        };
+        let mv_text = view.move_human(mv);
+        let case = if k == 0 {
+            "if the opponent holds no secret".to_string()
+        } else {
+            format!("under possibility {k} of {}", n_hyp - 1)
+        };
+        let note = format!(
+            "the opponent may hold a secret: each of the {n_hyp} positions it could be in was searched, then each of their {} best moves under all of them; {mv_text} has the best worst case, and the line shown is that worst case ({case})",
+            candidates.len()
+        );
+        let result = SearchResult {
+            best: Some(mv),
+            last: line,
+            nodes: total_nodes,
+            elapsed: start.elapsed(),
+            note: Some(note),
+        };
+        HiddenSearch {
+            result,
+            line_root: hypotheses[k].clone(),
+        }
     }
 
-    fn check_stop(&mut self) -> bool {
-        if !self.stopped && self.can_stop && self.nodes & 1023 == 0 && self.out_of_budget(false) {
+    /// Sets the budgets of a new search from `limits`, saturating any that would overflow.
+    fn begin(&mut self, limits: &Limits) {
+        self.nodes = 0;
+        self.stopped = false;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.deadline = limits.movetime.and_then(|t| self.start.checked_add(t));
+        self.half_time = limits.movetime.and_then(|t| self.start.checked_add(t / 2));
+    }
+
+    /// Whether to start no further iteration: a limit is reached, or half the time is
+    /// spent (the next iteration would not finish).
+    fn out_of_budget_between(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self.nodes >= self.node_limit
+            || self.half_time.is_some_and(|t| Instant::now() >= t)
+    }
+
+    /// Counts a node and says whether the search must stop: the node limit and the stop
+    /// signal at every node, the clock every [`TIME_CHECK_NODES`] nodes.
+    #[inline]
+    fn count_node_and_check(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes >= self.node_limit
+            || self.stop.load(Ordering::Relaxed)
+            || (self.nodes & (TIME_CHECK_NODES - 1) == 0
+                && self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
             self.stopped = true;
         }
         self.stopped
@@ -323,18 +644,17 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             if self.is_repetition() {
                 return 0;
             }
-            return self.quiesce(pos, alpha, beta, ply, Some(in_check));
+            return self.quiesce(pos, alpha, beta, ply, 0, Some(in_check));
         }
         self.pv[ply].clear();
-        self.nodes += 1;
-        if self.check_stop() {
+        if self.count_node_and_check() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
         if ply > 0 && self.is_repetition() {
             return 0;
         }
-        let rule_draw = ply > 0 && self.eval.rule_draw(pos);
+        let rule_draw = ply > 0 && pos.rule_draw();
         // The hash table first: a cut-off there saves generating the moves. Only positions
         // with legal moves are ever stored, so a hit is never a terminal position.
         let key = pos.key();
@@ -466,6 +786,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             if score > best {
                 best = score;
                 best_move = Some(mv);
+                if ply == 0 {
+                    self.root_best = Some(mv);
+                }
                 if score > alpha {
                     alpha = score;
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
@@ -506,10 +829,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        qdepth: usize,
         in_check: bool,
         stand: Option<i32>,
     ) -> i32 {
-        self.seldepth = self.seldepth.max(ply);
         self.counts[ply] = moves.len();
         let mut best = if in_check {
             // Every evasion is searched, so standing pat is not an option.
@@ -519,7 +842,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 Some(s) => s,
                 None => self.eval.evaluate(pos, self.mobility(ply)),
             };
-            if stand >= beta || ply >= MAX_PLY - 1 {
+            if stand >= beta || ply >= MAX_PLY - 1 || qdepth >= QS_MAX_DEPTH {
                 return stand;
             }
             alpha = alpha.max(stand);
@@ -528,10 +851,20 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         if ply >= MAX_PLY - 1 {
             return self.eval.evaluate(pos, self.mobility(ply));
         }
+        let stand_score = best;
         let mut candidates: Vec<(i32, P::Move)> = moves
             .into_iter()
             .filter_map(|m| {
                 if pos.is_noisy(m) {
+                    // Delta pruning: a capture that cannot lift the score to alpha even
+                    // with a margin is not worth a node.
+                    if !in_check {
+                        if let Some(gain) = self.eval.gain(pos, m) {
+                            if stand_score.saturating_add(gain + DELTA_MARGIN) <= alpha {
+                                return None;
+                            }
+                        }
+                    }
                     Some(((1 << 24) + self.eval.move_hint(pos, m), m))
                 } else {
                     in_check.then_some((0, m))
@@ -539,10 +872,15 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             })
             .collect();
         candidates.sort_by_key(|&(h, _)| std::cmp::Reverse(h));
+        // Deep in quiescence only the most promising captures are tried: where a pawn wall
+        // meets another every pawn can take, and trying all of them at every ply explodes.
+        if !in_check && qdepth >= QS_NARROW_DEPTH {
+            candidates.truncate(QS_NARROW_WIDTH);
+        }
         for (_, mv) in candidates {
             let mut child = pos.clone();
             child.play(mv);
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, None);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qdepth + 1, None);
             if self.stopped {
                 return 0;
             }
@@ -559,39 +897,44 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         best
     }
 
+    /// Quiescence: only noisy moves (and, near the horizon, every evasion of a check), at
+    /// most [`QS_MAX_DEPTH`] plies beyond the horizon, delta-pruned where the evaluation
+    /// says what a capture gains, and narrowed deeper down ([`QS_NARROW_DEPTH`]).
     fn quiesce(
         &mut self,
         pos: &P,
         alpha: i32,
         beta: i32,
         ply: usize,
+        qdepth: usize,
         in_check: Option<bool>,
     ) -> i32 {
         self.pv[ply].clear();
-        self.nodes += 1;
-        if self.check_stop() {
+        if self.count_node_and_check() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
         // Endings seen without generating moves come first, so a flip or a captured King
         // is never scored as an ordinary position when standing pat.
-        if let Some(result) = self.eval.quick_outcome(pos) {
+        if let Some(result) = pos.quick_outcome() {
             return match result {
                 Some(w) if w == pos.turn() => WIN - ply as i32,
                 Some(_) => -(WIN - ply as i32),
                 None => 0,
             };
         }
-        let in_check = in_check.unwrap_or_else(|| pos.is_check());
+        // Far from the horizon a check is answered like any other position: stand pat or
+        // capture (a mate is still seen when there is no legal move at all).
+        let in_check = qdepth < QS_CHECK_DEPTH && in_check.unwrap_or_else(|| pos.is_check());
         let mut stand = None;
         if !in_check && !self.eval.uses_mobility() && ply < MAX_PLY - 1 {
             // Stand pat before generating moves: most quiescence nodes end here. A position
             // without legal moves and not in check (stalemate) is then scored as usual.
-            if self.eval.rule_draw(pos) {
+            if pos.rule_draw() {
                 return 0;
             }
             let s = self.eval.evaluate(pos, Mobility::default());
-            if s >= beta {
+            if s >= beta || qdepth >= QS_MAX_DEPTH {
                 return s;
             }
             stand = Some(s);
@@ -601,10 +944,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         if moves.is_empty() {
             return self.terminal(pos, ply);
         }
-        if stand.is_none() && self.eval.rule_draw(pos) {
+        if stand.is_none() && pos.rule_draw() {
             return 0;
         }
-        self.quiesce_with(pos, moves, alpha, beta, ply, in_check, stand)
+        self.quiesce_with(pos, moves, alpha, beta, ply, qdepth, in_check, stand)
     }
 }
 

@@ -5,7 +5,7 @@
 use menagerie_core::{Color, Outcome, RuleOptions, Termination};
 use menagerie_play::players::{EnginePlayer, Player, Rng};
 use menagerie_play::record;
-use menagerie_variants::{AnyGame, Limits, Score, Variant, VariantError};
+use menagerie_variants::{AnyGame, Evaluation, Limits, Score, Variant, VariantError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -107,8 +107,8 @@ pub fn piece_counts(game: &dyn AnyGame) -> BTreeMap<char, i32> {
     counts
 }
 
-fn white_material(game: &dyn AnyGame) -> i32 {
-    let m = game.material();
+fn white_material(eval: &Evaluation, game: &dyn AnyGame) -> i32 {
+    let m = eval.material(game);
     if game.turn() == Color::White {
         m
     } else {
@@ -210,9 +210,10 @@ pub fn play_one(
     let mut material = Vec::new();
     let mut mobility = Vec::new();
     let mut samples = Vec::new();
+    let eval = variant.evaluation();
     let observe =
         |g: &dyn AnyGame, material: &mut Vec<i32>, samples: &mut Vec<_>, in_opening: bool| {
-            let m = white_material(g);
+            let m = white_material(&eval, g);
             material.push(m);
             if !in_opening && (g.ply() - line.len()).is_multiple_of(SAMPLE_EVERY) {
                 samples.push((g.ply(), m, piece_counts(g)));
@@ -229,10 +230,10 @@ pub fn play_one(
         }
         let moves = g.legal_moves().len() as u32;
         if g.ply() >= config.max_plies as usize {
-            break Outcome::draw(Termination::Rule(format!(
-                "max-plies: adjudicated a draw after {} plies",
-                config.max_plies
-            )));
+            break Outcome::draw(Termination::rule(
+                "max-plies",
+                format!("adjudicated a draw after {} plies", config.max_plies),
+            ));
         }
         mobility.push(moves);
         observe(g.as_ref(), &mut material, &mut samples, false);
@@ -243,7 +244,7 @@ pub fn play_one(
         };
         g.push(&mv)?;
     };
-    material.push(white_material(g.as_ref()));
+    material.push(white_material(&eval, g.as_ref()));
     let (w, b) = record::points(&outcome);
     let tags = [
         ("Event", format!("menagerie study, seed {}", config.seed)),

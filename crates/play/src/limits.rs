@@ -1,19 +1,21 @@
 //! The one rule for search limits: every front end (`bestmove`, `analyse`, `play`, `match`,
 //! `engine:movetime=...`, UCI, XBoard) reads and checks depth, nodes and time here.
 //!
-//! The ranges are the engine's real ones; when the engine crate publishes its own range
-//! constants, these become aliases of them.
+//! The ranges are the engine's own ([`menagerie_engine::MIN_DEPTH`] and the rest).
 
+use menagerie_engine::{
+    MAX_DEPTH, MAX_MOVETIME_MS, MAX_NODES, MIN_DEPTH, MIN_MOVETIME_MS, MIN_NODES,
+};
 use menagerie_variants::Limits;
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
 /// Search depth in plies.
-pub const DEPTH: RangeInclusive<u64> = 1..=64;
+pub const DEPTH: RangeInclusive<u64> = MIN_DEPTH as u64..=MAX_DEPTH as u64;
 /// Time per move in milliseconds (up to a day).
-pub const MOVETIME_MS: RangeInclusive<u64> = 1..=86_400_000;
+pub const MOVETIME_MS: RangeInclusive<u64> = MIN_MOVETIME_MS..=MAX_MOVETIME_MS;
 /// Node budget per search.
-pub const NODES: RangeInclusive<u64> = 1..=1_000_000_000_000;
+pub const NODES: RangeInclusive<u64> = MIN_NODES..=MAX_NODES;
 
 /// Which limit a number is for, with its range and how it is named in messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,15 +46,29 @@ impl Kind {
     }
 }
 
-/// Why a limit was refused, in one sentence naming the real range.
+/// Why a limit was refused, in the engine's one sentence naming the real range.
 pub fn out_of_range(kind: Kind, value: &str) -> String {
-    let r = kind.range();
-    format!(
-        "{value} is out of range: {} must be from {} to {}",
-        kind.what(),
-        r.start(),
-        r.end()
-    )
+    let checked = value.parse::<u64>().ok().map(|n| match kind {
+        Kind::Depth => Limits::checked_depth(n).err(),
+        Kind::Movetime => Limits::checked_movetime(n).err(),
+        Kind::Nodes => Limits::checked_nodes(n).err(),
+    });
+    match checked {
+        Some(Some(e)) => e.to_string(),
+        // In range, or too large for any whole number the engine reads: the same words.
+        _ => {
+            let r = kind.range();
+            match kind {
+                Kind::Depth => format!("depth {value} is not in {}..={} plies", r.start(), r.end()),
+                Kind::Movetime => format!(
+                    "movetime {value} is not in {}..={} milliseconds (24 hours)",
+                    r.start(),
+                    r.end()
+                ),
+                Kind::Nodes => format!("nodes {value} is not in {}..={}", r.start(), r.end()),
+            }
+        }
+    }
 }
 
 /// Reads a limit from text and checks it against its range.
@@ -87,23 +103,7 @@ pub fn parse_nodes(text: &str) -> Result<u64, String> {
 
 /// Checks every limit that is set.
 pub fn check(l: &Limits) -> Result<(), String> {
-    if let Some(d) = l.depth {
-        if !DEPTH.contains(&u64::from(d)) {
-            return Err(out_of_range(Kind::Depth, &d.to_string()));
-        }
-    }
-    if let Some(n) = l.nodes {
-        if !NODES.contains(&n) {
-            return Err(out_of_range(Kind::Nodes, &n.to_string()));
-        }
-    }
-    if let Some(t) = l.movetime {
-        let ms = u64::try_from(t.as_millis()).unwrap_or(u64::MAX);
-        if !MOVETIME_MS.contains(&ms) {
-            return Err(out_of_range(Kind::Movetime, &ms.to_string()));
-        }
-    }
-    Ok(())
+    l.validate().map_err(|e| e.to_string())
 }
 
 /// A number brought into `kind`'s range (for protocols, which must answer every `go`).
@@ -127,17 +127,19 @@ mod tests {
         assert_eq!(parse_depth("12"), Ok(12));
         assert_eq!(
             parse_depth("99999999999"),
-            Err("99999999999 is out of range: the depth (plies) must be from 1 to 64".into())
+            Err("depth 99999999999 is not in 1..=64 plies".into())
         );
         assert_eq!(
             parse_movetime("0"),
+            Err("movetime 0 is not in 1..=86400000 milliseconds (24 hours)".into())
+        );
+        assert_eq!(
+            parse_movetime("99999999999999999999999"),
             Err(
-                "0 is out of range: the time per move (milliseconds) must be from 1 to 86400000"
+                "movetime 99999999999999999999999 is not in 1..=86400000 milliseconds (24 hours)"
                     .into()
             )
         );
-        assert!(parse_movetime("18446744073709551615").is_err());
-        assert!(parse_movetime("99999999999999999999999").is_err());
         assert!(parse_nodes("18446744073709551615").is_err());
         assert_eq!(
             parse_nodes("x"),

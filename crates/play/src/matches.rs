@@ -137,10 +137,13 @@ pub fn play_game(
             break o;
         }
         if g.ply() >= config.max_plies as usize {
-            break Outcome::draw(Termination::Rule(format!(
-                "max-plies: adjudicated a draw after {} plies",
-                config.max_plies
-            )));
+            break Outcome::draw(Termination::rule(
+                "max-plies",
+                format!(
+                    "max-plies: adjudicated a draw after {} plies",
+                    config.max_plies
+                ),
+            ));
         }
         let white_to_move = g.turn() == Color::White;
         let mv = if white_to_move == a_white {
@@ -152,7 +155,7 @@ pub fn play_game(
             // An illegal move from an external engine loses the game, as in any arena.
             break Outcome::win(
                 g.turn().other(),
-                Termination::Rule(format!("forfeit: illegal move {mv}")),
+                Termination::rule("forfeit", format!("forfeit: illegal move {mv}")),
             );
         }
     };

@@ -4,7 +4,7 @@
 use crate::engine::Engine;
 use crate::limits::{self, Kind};
 use crate::uci_client::UciEngine;
-use menagerie_variants::{AnyGame, Limits, VariantError};
+use menagerie_variants::{AnyGame, Evaluation, Limits, VariantError};
 use std::time::Duration;
 
 /// A small seeded generator (SplitMix64): reproducible matches without a dependency.
@@ -177,13 +177,14 @@ impl Player for GreedyPlayer {
             return Err(VariantError::Other("there is no legal move".into()));
         }
         let me = game.turn();
-        let before = game.material();
+        let eval = Evaluation::for_game(&*game)?;
+        let before = eval.material(&*game);
         let mut best_gain = 0;
         let mut best: Vec<&String> = Vec::new();
         for mv in &moves {
             game.push(mv)?;
             let wins = game.outcome().and_then(|o| o.winner) == Some(me);
-            let gain = -game.material() - before;
+            let gain = -eval.material(&*game) - before;
             game.pop();
             if wins {
                 return Ok(mv.clone());

@@ -222,8 +222,8 @@ pub fn stated_outcome(rec: &Record) -> Option<Outcome> {
         "repetition" => Termination::Repetition,
         "fifty-moves" => Termination::FiftyMoves,
         "dead-position" => Termination::DeadPosition,
-        "" => Termination::Rule("result as recorded".into()),
-        other => Termination::Rule(other.to_string()),
+        "" => Termination::rule("result-as-recorded", "result as recorded"),
+        other => Termination::from_code(other, other),
     };
     Some(Outcome {
         winner,
@@ -311,8 +311,11 @@ mod tests {
     fn points_are_recorded_where_the_game_defines_them() {
         let chess = menagerie_variants::find("chess").expect("chess");
         let g = chess.open(None, &RuleOptions::new()).expect("the start");
-        let o = Outcome::win(Color::White, Termination::Rule("challenge: mate".into()))
-            .with_points(2.0, 0.5);
+        let o = Outcome::win(
+            Color::White,
+            Termination::rule("challenge", "challenge: mate"),
+        )
+        .with_points(2.0, 0.5);
         let text = write(g.as_ref(), chess.start_fen, &[], Some(&o));
         assert_eq!(
             text,

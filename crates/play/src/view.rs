@@ -87,8 +87,8 @@ const NOTES: &[Note] = &[
     Note {
         variant: "cypher",
         key: "flip",
-        shows: |_, h| h.ends_with("++"),
-        text: "++ marks a turn that ends the game by a flip, not a double check: a King and a Spy meet (lined up in Court, or side by side) and one side wins at once (docs/rules/cypher.md §11)",
+        shows: |_, h| h.ends_with("(flip)") || h.ends_with("++"),
+        text: "(flip) marks a turn that ends the game by a flip: a King and a Spy meet (lined up in Court, or side by side) and one side wins at once; the rulebook writes it ++, which is not a double check (docs/rules/cypher.md §11)",
     },
     Note {
         variant: "cypher",
@@ -210,6 +210,7 @@ mod tests {
         assert_eq!(notes.for_turns("cypher", [("P@c5", "PRc5")]).len(), 1);
         assert_eq!(notes.for_turns("cypher", [("P@c5", "PRc5")]).len(), 0);
         assert_eq!(notes.for_turns("chess", [("e2e4", "e4++")]).len(), 0);
+        assert_eq!(notes.for_turns("cypher", [("d0-d1", "Sd1(flip)")]).len(), 1);
         assert_eq!(pair("e2e4", "e4"), "e4 (e2e4)");
     }
 }

@@ -6,59 +6,32 @@
 
 #![warn(missing_docs)]
 
+pub mod structured;
+
+use engine::{typed_evaluation, typed_searcher, SearcherFactory, VariantEval};
+use eval::cheops::CheopsEval;
+use eval::chess::ChessEval;
+use eval::cypher::CypherEval;
+use eval::vyrt::VyrtEval;
 use menagerie_core::diagram::{diagram, DiagramOptions};
+use menagerie_core::game::MadeClaim;
 use menagerie_core::options::RuleOption;
 use menagerie_core::perft::divide;
 use menagerie_core::{
-    Color, Game, Geometry, MoveError, Outcome, Position, PositionError, RuleError, RuleOptions,
-    Square, VariantSpec,
+    BoardSnapshot, Claim, Color, Game, Geometry, MoveError, Outcome, Position, PositionError,
+    RuleError, RuleOptions, Square, TurnInfo, VariantSpec, Viewer,
 };
-use menagerie_engine::eval::cheops::CheopsEval;
-use menagerie_engine::eval::chess::ChessEval;
-use menagerie_engine::eval::cypher::CypherEval;
-use menagerie_engine::eval::vyrt::VyrtEval;
-use menagerie_engine::{Evaluator, Iteration, Mobility, Searcher};
+use menagerie_engine::Evaluator;
+use std::any::Any;
 use std::fmt;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use thiserror::Error;
 
-pub use menagerie_engine::{Limits, Score};
+pub mod engine;
+pub mod eval;
 
-/// Transposition table size of each game's searcher, in megabytes.
-pub const HASH_MB: usize = 16;
-
-/// One completed search iteration, with moves as text.
-#[derive(Clone, Debug)]
-pub struct SearchInfo {
-    /// The iteration depth in plies.
-    pub depth: u32,
-    /// The deepest ply reached.
-    pub seldepth: u32,
-    /// The score for the side to move.
-    pub score: Score,
-    /// Nodes searched so far.
-    pub nodes: u64,
-    /// Time spent so far.
-    pub elapsed: std::time::Duration,
-    /// Nodes per second so far.
-    pub nps: u64,
-    /// The principal variation in canonical text.
-    pub pv: Vec<String>,
-    /// The principal variation in human notation.
-    pub pv_human: Vec<String>,
-}
-
-/// The outcome of a search: the move to play and the last completed iteration.
-#[derive(Clone, Debug)]
-pub struct SearchReport {
-    /// The chosen move in canonical text, `None` when there is no legal move.
-    pub best: Option<String>,
-    /// The chosen move in human notation.
-    pub best_human: Option<String>,
-    /// The last completed iteration.
-    pub info: SearchInfo,
-}
+pub use engine::{Engine, Evaluation, SearchInfo, SearchReport, HASH_MB};
+pub use menagerie_engine::{LimitError, Limits, Score};
 
 /// Anything that can go wrong opening or driving a game from text.
 #[derive(Debug, Error)]
@@ -84,7 +57,10 @@ pub enum VariantError {
 pub trait AnyGame: Send {
     /// The variant id.
     fn variant(&self) -> &'static str;
-    /// The current position string.
+    /// The current position string: for a game seen by the umpire (an opened game), the
+    /// umpire's string with every secret (Little Cheops Imperial's sealed papers), which is
+    /// never for a player; a player gets [`AnyGame::view_fen`] or the `fen` of
+    /// [`AnyGame::view`], a spectator the `fen` of the spectator's view.
     fn fen(&self) -> String;
     /// The position string as `player` may see it (the umpire's [`AnyGame::fen`] hides
     /// nothing; games with hidden information hide the opponent's secrets).
@@ -127,40 +103,60 @@ pub trait AnyGame: Send {
     fn divide(&self, depth: u32) -> Vec<(String, u64)>;
     /// [`AnyGame::divide`] with the root moves shared among `threads` threads.
     fn divide_parallel(&self, depth: u32, threads: usize) -> Vec<(String, u64)>;
-    /// Searches the current position within `limits`, calling `on_iteration` after each
-    /// completed depth; `stop`, when set, ends the search (after depth 1). Repetitions of
-    /// positions earlier in the game count as draws.
-    fn search(
-        &mut self,
-        limits: &Limits,
-        stop: Option<Arc<AtomicBool>>,
-        on_iteration: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchReport;
-    /// The static evaluation in centipawns for the side to move.
-    fn evaluate(&self) -> i32;
-    /// The material balance in centipawns for the side to move.
-    fn material(&self) -> i32;
-    /// Forgets what the searcher learnt (its hash table and history), as for a new game.
-    fn clear_search(&mut self);
-    /// A copy of the game (position and history) with a searcher of its own.
+    /// A copy of the game (position and history).
     fn fork(&self) -> Box<dyn AnyGame>;
+
+    // Structured data for front ends (see [`structured`]).
+
+    /// The legal turns with their texts, kinds and squares (names), sorted by canonical
+    /// text: the side to move's, none once the game is over (in a player's view of a game
+    /// with secrets, only on that player's turn).
+    fn turns(&self) -> Vec<TurnInfo>;
+    /// The board as this game's viewer may see it (call it on a [`AnyGame::view`] for a
+    /// player): every square's name, piece and marks, whose turn, check, the last turn.
+    fn snapshot(&self) -> BoardSnapshot;
+    /// The game (position and history) as `viewer` may see it; for games with no secrets,
+    /// a copy. Built from the typed positions, never by re-reading view strings.
+    fn view(&self, viewer: Viewer) -> Box<dyn AnyGame>;
+    /// Who this game is seen by ([`Viewer::Umpire`] unless it is a view).
+    fn viewer(&self) -> Viewer;
+    /// `side` resigns; the other side wins.
+    fn resign(&mut self, side: Color) -> Result<(), MoveError>;
+    /// The players agree a draw.
+    fn agree_draw(&mut self) -> Result<(), MoveError>;
+    /// `side`'s clock ran out; the other side wins.
+    fn forfeit_on_time(&mut self, side: Color) -> Result<(), MoveError>;
+    /// An arbiter or a match rule decides the game with `outcome`.
+    fn adjudicate(&mut self, outcome: Outcome) -> Result<(), MoveError>;
+    /// The ending decided from outside the position (resignation, agreement, time,
+    /// adjudication), if any, for records.
+    fn ending(&self) -> Option<Outcome>;
+    /// The claims that may be made now (Little Cheops: the repetition choice R36, the
+    /// fifty-round challenge R38).
+    fn claims(&self) -> Vec<Claim>;
+    /// Makes the claim `code` for the side to move (a choice at a repetition is played as
+    /// the turn it is; a challenge is recorded and its count starts).
+    fn claim(&mut self, code: &str) -> Result<(), MoveError>;
+    /// Makes the claim `code` for `by` (a challenge may be made by either player).
+    fn claim_by(&mut self, by: Color, code: &str) -> Result<(), MoveError>;
+    /// The rulebook claims made so far (for records).
+    fn made_claims(&self) -> Vec<MadeClaim>;
+    /// The typed game inside, a [`menagerie_core::Game`] of the game's own position type,
+    /// for code generic over positions (the [`Engine`]) to downcast to.
+    fn as_any(&self) -> &dyn Any;
 }
 
-/// The concrete [`AnyGame`] for one game type, searched with evaluation `E`.
-pub struct DynGame<P: Position, E: Evaluator<P> + Clone> {
+/// The concrete [`AnyGame`] for one game type: the rules of one game in progress, nothing
+/// else (searching is the [`Engine`]'s).
+pub struct DynGame<P: Position> {
     game: Game<P>,
-    eval: E,
-    // Built on the first search: its hash table is megabytes a move list does not need.
-    searcher: Option<Searcher<P, E>>,
 }
 
-impl<P: Position, E: Evaluator<P> + Clone + 'static> DynGame<P, E> {
+impl<P: Position> DynGame<P> {
     /// Wraps a game.
-    pub fn new(start: P, eval: E) -> Self {
+    pub fn new(start: P) -> Self {
         DynGame {
             game: Game::new(start),
-            eval,
-            searcher: None,
         }
     }
     /// The typed game inside.
@@ -169,7 +165,7 @@ impl<P: Position, E: Evaluator<P> + Clone + 'static> DynGame<P, E> {
     }
 }
 
-impl<P: Position, E: Evaluator<P> + Clone + 'static> AnyGame for DynGame<P, E> {
+impl<P: Position> AnyGame for DynGame<P> {
     fn variant(&self) -> &'static str {
         self.game.position().variant()
     }
@@ -222,18 +218,19 @@ impl<P: Position, E: Evaluator<P> + Clone + 'static> AnyGame for DynGame<P, E> {
         Ok((before.move_text(mv), before.move_human(mv)))
     }
     fn pop(&mut self) -> Option<String> {
-        let mv = self.game.pop()?;
-        Some(self.game.position().move_text(mv))
+        let (text, _) = self
+            .game
+            .history_text(self.game.moves().len().checked_sub(1)?)?;
+        self.game.pop()?;
+        Some(text)
     }
     fn history(&self) -> Vec<(String, String)> {
-        self.game
-            .positions()
-            .iter()
-            .zip(self.game.moves())
-            .map(|(p, &m)| (p.move_text(m), p.move_human(m)))
-            .collect()
+        self.game.history_texts()
     }
     fn history_canonical(&self) -> Vec<String> {
+        if self.game.viewer() != Viewer::Umpire {
+            return self.game.history_texts().into_iter().map(|t| t.0).collect();
+        }
         self.game
             .positions()
             .iter()
@@ -242,6 +239,10 @@ impl<P: Position, E: Evaluator<P> + Clone + 'static> AnyGame for DynGame<P, E> {
             .collect()
     }
     fn history_seen_by(&self, viewer: Option<Color>) -> Vec<(String, String)> {
+        if self.game.viewer() != Viewer::Umpire {
+            // A view knows the turns only as they were told to its viewer.
+            return self.game.history_texts();
+        }
         self.game
             .positions()
             .iter()
@@ -282,186 +283,55 @@ impl<P: Position, E: Evaluator<P> + Clone + 'static> AnyGame for DynGame<P, E> {
     fn divide_parallel(&self, depth: u32, threads: usize) -> Vec<(String, u64)> {
         menagerie_core::perft::divide_parallel(self.game.position(), depth, threads)
     }
-    fn search(
-        &mut self,
-        limits: &Limits,
-        stop: Option<Arc<AtomicBool>>,
-        on_iteration: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchReport {
-        let eval = &self.eval;
-        let searcher = self
-            .searcher
-            .get_or_insert_with(|| Searcher::new(eval.clone(), HASH_MB));
-        if let Some(flag) = stop {
-            searcher.set_stop(flag);
-        }
-        let positions = self.game.positions();
-        let root = self.game.position();
-        let me = root.turn();
-        if let Some(view) = self.eval.view(root, me) {
-            // Hidden information: the engine sees what the side to move sees, never the
-            // umpire's position, and its history as that side saw it.
-            let history: Vec<u64> = positions[..positions.len() - 1]
-                .iter()
-                .map(|p| self.eval.view(p, me).map_or(0, |v| v.key()))
-                .collect();
-            let hypotheses = self.eval.hypotheses(&view);
-            return search_hidden(searcher, &view, &hypotheses, &history, limits, on_iteration);
-        }
-        let history: Vec<u64> = positions[..positions.len() - 1]
-            .iter()
-            .map(|p| p.key())
-            .collect();
-        let result = searcher.search(root, &history, limits, |it| {
-            on_iteration(&info_of(root, it))
-        });
-        SearchReport {
-            best: result.best.map(|m| root.move_text(m)),
-            best_human: result.best.map(|m| root.move_human(m)),
-            info: info_of(root, &result.last),
-        }
-    }
-    fn evaluate(&self) -> i32 {
-        let pos = self.game.position();
-        let mut moves = Vec::new();
-        pos.legal_moves(&mut moves);
-        self.eval.evaluate(
-            pos,
-            Mobility {
-                own: moves.len(),
-                other: None,
-            },
-        )
-    }
-    fn material(&self) -> i32 {
-        self.eval.material(self.game.position())
-    }
-    fn clear_search(&mut self) {
-        if let Some(s) = self.searcher.as_mut() {
-            s.clear();
-        }
-    }
     fn fork(&self) -> Box<dyn AnyGame> {
         Box::new(DynGame {
             game: self.game.clone(),
-            eval: self.eval.clone(),
-            searcher: None,
         })
     }
-}
-
-/// `limits` with the time and node budgets divided by `parts`.
-fn share(limits: &Limits, parts: u32) -> Limits {
-    let parts = parts.max(1);
-    Limits {
-        depth: limits.depth,
-        nodes: limits.nodes.map(|n| (n / u64::from(parts)).max(1)),
-        movetime: limits.movetime.map(|t| t / parts),
+    fn turns(&self) -> Vec<TurnInfo> {
+        self.game.turns()
     }
-}
-
-/// Searches for the side to move of a game with hidden information, from its `view` only.
-///
-/// With one hypothesis (or none) about the opponent's secret, this is a plain search of the
-/// view. With several (each a possible umpire position consistent with the view), each is
-/// searched for its best move; then each candidate move is scored under every hypothesis
-/// (a search restricted to that root move) and the move with the best worst-case score is
-/// played, ties going to the better average. The result depends only on the view.
-fn search_hidden<P: Position, E: Evaluator<P>>(
-    searcher: &mut Searcher<P, E>,
-    view: &P,
-    hypotheses: &[P],
-    history: &[u64],
-    limits: &Limits,
-    on_iteration: &mut dyn FnMut(&SearchInfo),
-) -> SearchReport {
-    let report = |root: &P, best: Option<P::Move>, last: &Iteration<P::Move>| SearchReport {
-        best: best.map(|m| root.move_text(m)),
-        best_human: best.map(|m| root.move_human(m)),
-        info: info_of(root, last),
-    };
-    if hypotheses.len() <= 1 {
-        let result = searcher.search(view, history, limits, |it| on_iteration(&info_of(view, it)));
-        return report(view, result.best, &result.last);
+    fn snapshot(&self) -> BoardSnapshot {
+        self.game.snapshot()
     }
-    let h = hypotheses.len() as u32;
-    // Phase 1: each hypothesis's own best move (half the budget).
-    let first = share(limits, 2 * h);
-    let mut bests = Vec::new();
-    for (i, hyp) in hypotheses.iter().enumerate() {
-        let result = searcher.search(hyp, history, &first, |it| {
-            if i == 0 {
-                on_iteration(&info_of(view, it))
-            }
-        });
-        bests.push(result);
+    fn view(&self, viewer: Viewer) -> Box<dyn AnyGame> {
+        Box::new(DynGame {
+            game: self.game.view(viewer),
+        })
     }
-    let mut candidates: Vec<P::Move> = Vec::new();
-    for r in &bests {
-        if let Some(m) = r.best {
-            if !candidates.contains(&m) {
-                candidates.push(m);
-            }
-        }
+    fn viewer(&self) -> Viewer {
+        self.game.viewer()
     }
-    if candidates.len() <= 1 {
-        return report(view, candidates.first().copied(), &bests[0].last);
+    fn resign(&mut self, side: Color) -> Result<(), MoveError> {
+        self.game.resign(side)
     }
-    // Phase 2: every candidate under every hypothesis (the other half).
-    let second = share(limits, 2 * h * candidates.len() as u32);
-    // (worst score, total score, move, the iteration reported with it)
-    type Choice<M> = (i32, i32, M, Iteration<M>);
-    let mut chosen: Option<Choice<P::Move>> = None;
-    for &mv in &candidates {
-        let mut worst = i32::MAX;
-        let mut total = 0;
-        let mut line = None;
-        for (hyp, own) in hypotheses.iter().zip(&bests) {
-            let (score, last) = if own.best == Some(mv) {
-                (own.last.score.raw(), own.last.clone())
-            } else {
-                searcher.restrict_root(vec![mv]);
-                let r = searcher.search(hyp, history, &second, |_| {});
-                (r.last.score.raw(), r.last)
-            };
-            worst = worst.min(score);
-            total += score;
-            line.get_or_insert(last);
-        }
-        let better = chosen
-            .as_ref()
-            .is_none_or(|&(w, t, _, _)| (worst, total) > (w, t));
-        if better {
-            if let Some(last) = line {
-                chosen = Some((worst, total, mv, last));
-            }
-        }
+    fn agree_draw(&mut self) -> Result<(), MoveError> {
+        self.game.agree_draw()
     }
-    match chosen {
-        Some((_, _, mv, last)) => report(view, Some(mv), &last),
-        None => report(view, bests[0].best, &bests[0].last),
+    fn forfeit_on_time(&mut self, side: Color) -> Result<(), MoveError> {
+        self.game.forfeit_on_time(side)
     }
-}
-
-/// An iteration with its moves written as text, canonical and human.
-fn info_of<P: Position>(root: &P, it: &Iteration<P::Move>) -> SearchInfo {
-    let mut pos = root.clone();
-    let mut pv = Vec::new();
-    let mut pv_human = Vec::new();
-    for &m in &it.pv {
-        pv.push(pos.move_text(m));
-        pv_human.push(pos.move_human(m));
-        pos.play(m);
+    fn adjudicate(&mut self, outcome: Outcome) -> Result<(), MoveError> {
+        self.game.adjudicate(outcome)
     }
-    SearchInfo {
-        depth: it.depth,
-        seldepth: it.seldepth,
-        score: it.score,
-        nodes: it.nodes,
-        elapsed: it.elapsed,
-        nps: it.nps(),
-        pv,
-        pv_human,
+    fn ending(&self) -> Option<Outcome> {
+        self.game.ending().cloned()
+    }
+    fn claims(&self) -> Vec<Claim> {
+        self.game.claims()
+    }
+    fn claim(&mut self, code: &str) -> Result<(), MoveError> {
+        let me = self.game.position().turn();
+        self.game.claim(me, code)
+    }
+    fn claim_by(&mut self, by: Color, code: &str) -> Result<(), MoveError> {
+        self.game.claim(by, code)
+    }
+    fn made_claims(&self) -> Vec<MadeClaim> {
+        self.game.made_claims().to_vec()
+    }
+    fn as_any(&self) -> &dyn Any {
+        &self.game
     }
 }
 
@@ -479,6 +349,8 @@ pub struct Variant {
     /// The rule options it offers.
     pub options: &'static [RuleOption],
     opener: Opener,
+    searcher: SearcherFactory,
+    evaluation: Arc<dyn VariantEval>,
 }
 
 type Opener =
@@ -501,6 +373,16 @@ impl Variant {
         (self.opener)(fen.unwrap_or(self.start_fen), options)
     }
 
+    /// The game's own evaluation, for players that score positions without searching.
+    pub fn evaluation(&self) -> Evaluation {
+        Evaluation::new(self.evaluation.clone())
+    }
+
+    /// A searcher for games of this variant with a hash table of `hash_mb` megabytes.
+    pub(crate) fn new_searcher(&self, hash_mb: usize) -> Box<dyn engine::VariantSearcher> {
+        (self.searcher)(hash_mb)
+    }
+
     /// The same variant played with the piece table in `text`, for a game whose pieces are
     /// data (Little Cheops, `--pieces <file>`). The table belongs to the games this returned
     /// variant opens (they share it, and it goes with the last of them); nothing else changes.
@@ -514,22 +396,22 @@ impl Variant {
         let table = Arc::new(
             menagerie_cheops::load_pieces(text).map_err(|e| VariantError::Other(e.to_string()))?,
         );
-        let eval = CheopsEval::default();
         Ok(Variant {
             opener: Arc::new(move |fen: &str, options: &RuleOptions| {
                 let pos = menagerie_cheops::CheopsPosition::from_fen_with_pieces(
                     style, fen, &table, options,
                 )?;
-                Ok(Box::new(DynGame::new(pos, eval.clone())) as Box<dyn AnyGame>)
+                Ok(Box::new(DynGame::new(pos)) as Box<dyn AnyGame>)
             }),
             ..self.clone()
         })
     }
 }
 
-/// The registry entries of one game crate, from its [`VariantSpec`]s, searched with `eval`
+/// The registry entries of one game crate (the one registry line a new game adds), from its
+/// [`VariantSpec`]s, searched with `eval`
 /// (the game's own evaluation, or a [`menagerie_engine::GenericEval`] with its piece values).
-fn entries<P: Position, E: Evaluator<P> + Clone + 'static>(
+pub fn entries<P: Position, E: Evaluator<P> + Clone + 'static>(
     specs: Vec<VariantSpec<P>>,
     eval: E,
 ) -> impl Iterator<Item = Variant> {
@@ -543,8 +425,10 @@ fn entries<P: Position, E: Evaluator<P> + Clone + 'static>(
             options: spec.options,
             opener: Arc::new(move |fen: &str, options: &RuleOptions| {
                 let pos = (spec.from_fen)(fen, options)?;
-                Ok(Box::new(DynGame::new(pos, eval.clone())) as Box<dyn AnyGame>)
+                Ok(Box::new(DynGame::new(pos)) as Box<dyn AnyGame>)
             }),
+            searcher: typed_searcher::<P, E>(eval.clone()),
+            evaluation: typed_evaluation::<P, E>(eval),
         }
     })
 }
@@ -599,122 +483,5 @@ mod tests {
         let bad = RuleOptions::parse(&["x=y"]).unwrap();
         assert!(matches!(chess.open(None, &bad), Err(VariantError::Rule(_))));
         assert!(g.diagram(Some("e4")).is_err());
-    }
-
-    #[test]
-    fn search_through_the_dynamic_interface_speaks_text() {
-        let chess = find("chess").unwrap();
-        let mut g = chess
-            .open(
-                Some("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"),
-                &RuleOptions::new(),
-            )
-            .unwrap();
-        let mut depths = Vec::new();
-        let r = g.search(&Limits::depth(2), None, &mut |it| depths.push(it.depth));
-        assert_eq!(r.best.as_deref(), Some("a1a8"));
-        assert_eq!(r.best_human.as_deref(), Some("Ra8#"));
-        assert_eq!(r.info.pv_human, vec!["Ra8#".to_string()]);
-        assert_eq!(r.info.score, Score::WinIn(1));
-        assert_eq!(depths, vec![1, 2]);
-        assert_eq!(g.material(), 200);
-        assert!(g.evaluate() > 100);
-        let mut f = g.fork();
-        f.push("Ra8").unwrap();
-        assert!(f.outcome().is_some() && g.outcome().is_none());
-        assert!(f
-            .search(&Limits::depth(3), None, &mut |_| {})
-            .best
-            .is_none());
-    }
-
-    fn best_at(variant: &str, fen: &str, depth: u32) -> Option<String> {
-        let v = find(variant).unwrap();
-        let mut g = v.open(Some(fen), &RuleOptions::new()).unwrap();
-        g.search(&Limits::depth(depth), None, &mut |_| {}).best
-    }
-
-    /// Cypher positions from the rulebook's test cases (section 17) with a move that wins
-    /// at once: the engine plays it at every depth.
-    #[test]
-    fn cypher_immediate_wins_are_played_at_every_depth() {
-        let cases = [
-            // T13: the Field King flips the colluding Spy.
-            (
-                "1s8/10/5k4/10/3BS5/10/10/10/10/2K7/10 b - Ii 1+0 0/0 0 1",
-                "e8-e7",
-            ),
-            // T14: the King flips the Spy where no other man covers the square.
-            (
-                "10/8k1/10/10/4s1p3/10/5K4/10/10/10/4S5 w - Ii 0+0 0/0 0 1",
-                "e4-d5",
-            ),
-            // T20b: infiltration captures the King on d10.
-            (
-                "1s2k5/10/10/10/10/10/5K4/10/10/1R8/9S w - Ii 0+0 0/0 0 1",
-                "e4-e5*a1-d10",
-            ),
-        ];
-        for (fen, win) in cases {
-            for depth in 1..=4 {
-                assert_eq!(
-                    best_at("cypher", fen, depth).as_deref(),
-                    Some(win),
-                    "{fen} d{depth}"
-                );
-            }
-        }
-    }
-
-    /// Positions where most turns lose at once (T17: every Spy move off d0-g0, Se0-d0, Kd1
-    /// and Sg0 flip White; T15: a Spy landing next to the enemy King; T2, the start: four
-    /// turns put King and Spy side by side): the engine never chooses one of them.
-    #[test]
-    fn cypher_never_plays_a_move_that_loses_at_once() {
-        let fens = [
-            "10/10/8k1/10/10/10/4R5/10/10/10/3K1S2s1 w - Ii 0+0 0/0 0 1",
-            "1s8/10/5k4/10/10/10/1S8/10/10/2K7/10 w - Ii 0+0 0/0 0 1",
-            menagerie_cypher::START_FEN,
-        ];
-        let v = find("cypher").unwrap();
-        for fen in fens {
-            for depth in 1..=3 {
-                let mut g = v.open(Some(fen), &RuleOptions::new()).unwrap();
-                let me = g.turn();
-                let best = g.search(&Limits::depth(depth), None, &mut |_| {}).best;
-                let best = best.expect("a legal move exists");
-                g.push(&best).unwrap();
-                let lost = g.outcome().is_some_and(|o| o.winner == Some(me.other()));
-                assert!(!lost, "{fen} d{depth}: {best} loses at once");
-            }
-        }
-    }
-
-    /// Little Cheops Imperial: the engine playing Black must not use White's sealed papers.
-    /// Three umpire positions differ only in White's secret (Deputy g5, Deputy h5, none); the
-    /// search sees Black's view and reasons over the possible appointments, so the move is
-    /// the same. (Searching the umpire's position instead gave j6-i5 at depth 3 with the
-    /// Deputy on g5, where the Deputy can hop over h5 and arrest the Baron, and a13-b12
-    /// otherwise.)
-    #[test]
-    fn imperial_bestmove_ignores_the_opponents_secret() {
-        let board = "k12/13/2c1c8/3K9/2t1t8/13/5n7/9b3/6CC5/13/13/13/13 b d10:w@d10 - 1 1";
-        for depth in [2, 3, 4] {
-            let moves: Vec<Option<String>> = ["g5", "h5", "-"]
-                .iter()
-                .map(|papers| {
-                    best_at(
-                        "little-cheops-imperial",
-                        &format!("{board} {papers}"),
-                        depth,
-                    )
-                })
-                .collect();
-            assert!(moves[0].is_some());
-            assert!(
-                moves.iter().all(|m| *m == moves[0]),
-                "depth {depth}: {moves:?}"
-            );
-        }
     }
 }

@@ -35,6 +35,7 @@
 
 #[macro_use]
 mod guide;
+mod describe;
 mod fen;
 mod notation;
 mod position;
@@ -146,6 +147,21 @@ impl VyrtPosition {
         sq.index() < 144 && self.attacked(sq.index(), by.index())
     }
 
+    /// How many pushes a pawn of `color` on `sq` still needs to reach its promotion rank
+    /// under the rules in force (`reversed-back-pawns` turns the back-row pawns round);
+    /// 0 on the promotion rank itself.
+    pub fn pawn_steps_to_promotion(&self, color: Color, sq: Square) -> u32 {
+        let reading = usize::from(self.rules().reversed_back_pawns);
+        u32::from(tables::PAWN_STEPS[reading][color.index()][sq.index() % 144])
+    }
+
+    /// The two squares a pawn of `color` on `sq` captures on under the rules in force.
+    pub fn pawn_capture_squares(&self, color: Color, sq: Square) -> [Square; 2] {
+        let reading = usize::from(self.rules().reversed_back_pawns);
+        let [l, r] = tables::PAWNS[reading].captures[color.index()][sq.index() % 144];
+        [Square(u16::from(l)), Square(u16::from(r))]
+    }
+
     /// Whether the material on the board is a dead position of §7.3 (a draw at once in play;
     /// move lists and perft ignore it).
     pub fn is_dead_position(&self) -> bool {
@@ -182,6 +198,10 @@ impl std::fmt::Debug for VyrtPosition {
 
 impl Position for VyrtPosition {
     type Move = VyrtMove;
+
+    fn rule_draw(&self) -> bool {
+        self.is_dead_position() || self.is_fifty_moves()
+    }
 
     fn variant(&self) -> &'static str {
         "vyrt"
@@ -255,6 +275,12 @@ impl Position for VyrtPosition {
     }
     fn perft(&self, depth: u32) -> u64 {
         self.perft_fast(depth)
+    }
+    fn turn_shape(&self, mv: VyrtMove) -> menagerie_core::TurnShape {
+        self.shape_of(mv)
+    }
+    fn piece_info(&self, sq: Square) -> Option<menagerie_core::PieceInfo> {
+        self.piece_info_at(sq)
     }
 }
 

@@ -217,6 +217,31 @@ const fn pawn_tables(reversed: bool) -> PawnTables {
 /// Pawn tables: `[0]` the rulings (R5), `[1]` the option `reversed-back-pawns`.
 pub static PAWNS: [PawnTables; 2] = [pawn_tables(false), pawn_tables(true)];
 
+/// Pushes a pawn of each colour still needs to reach its promotion rank, `[color][square]`,
+/// under one reading of the pawn rules (0 on the promotion rank itself).
+const fn pawn_steps(reversed: bool) -> [[u8; N]; 2] {
+    let mut out = [[0u8; N]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut s = 0;
+        while s < N {
+            let mut y = (s / 12) as i32;
+            let mut steps = 0;
+            while y as usize != PROMOTION_Y[c] && steps < 12 {
+                y = (y + pawn_dy(reversed, c, y as usize)).rem_euclid(12);
+                steps += 1;
+            }
+            out[c][s] = steps;
+            s += 1;
+        }
+        c += 1;
+    }
+    out
+}
+
+/// [`pawn_steps`] for `[0]` the rulings and `[1]` the option `reversed-back-pawns`.
+pub static PAWN_STEPS: [[[u8; N]; 2]; 2] = [pawn_steps(false), pawn_steps(true)];
+
 /// Whether a pawn of `color` may stand on row `y` under the chosen pawn reading.
 pub const fn pawn_row_ok(reversed: bool, color: usize, y: usize) -> bool {
     if reversed {

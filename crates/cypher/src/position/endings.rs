@@ -18,8 +18,8 @@ impl CypherPosition {
     pub(crate) fn decide(&self) -> Option<Outcome> {
         let m = self.turn;
         let mover = m.other();
-        let win = |winner: Color, text: String, points: f32| {
-            let o = Outcome::win(winner, Termination::Rule(text));
+        let win = |winner: Color, code: &str, text: String, points: f32| {
+            let o = Outcome::win(winner, Termination::rule(code, text));
             if winner == Color::White {
                 o.with_points(points, 0.0)
             } else {
@@ -27,10 +27,15 @@ impl CypherPosition {
             }
         };
         if self.board.king(m).is_none() {
-            return Some(win(mover, "King captured by infiltration".into(), 3.0));
+            return Some(win(
+                mover,
+                "king-capture",
+                "King captured by infiltration".into(),
+                3.0,
+            ));
         }
         if let Some(flip) = self.board.flip(mover) {
-            return Some(win(flip.winner, flip.describe(), 3.0));
+            return Some(win(flip.winner, "flip", flip.describe(), 3.0));
         }
         let mut any = Counter(0);
         self.generate(true, &mut any);
@@ -45,14 +50,25 @@ impl CypherPosition {
                 plain.0 == 0
             };
             return Some(if without {
-                win(mover, "checkmate without collusion".into(), 4.0)
+                win(
+                    mover,
+                    "checkmate-without-collusion",
+                    "checkmate without collusion".into(),
+                    4.0,
+                )
             } else {
-                win(mover, "checkmate with collusion".into(), 3.0)
+                win(
+                    mover,
+                    "checkmate-with-collusion",
+                    "checkmate with collusion".into(),
+                    3.0,
+                )
             });
         }
         if self.checks[mover as usize] >= 4 {
             return Some(
-                Outcome::draw(Termination::Rule("4-check rule".into())).with_points(0.5, 0.5),
+                Outcome::draw(Termination::rule("four-checks", "4-check rule"))
+                    .with_points(0.5, 0.5),
             );
         }
         None

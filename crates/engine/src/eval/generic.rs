@@ -173,12 +173,15 @@ impl<P: Position> Evaluator<P> for GenericEval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use menagerie_chess::Chess;
+    use crate::toy::Toy;
 
     #[test]
     fn material_counts_letters_from_the_side_to_move() {
-        let pos = Chess::from_fen("4k3/8/8/8/8/8/8/R3K2Q b - - 0 1").unwrap();
-        assert_eq!(material(&pos, &PieceValues::orthodox()), -1400);
+        let mut pos = Toy::new(3, 2, false);
+        pos.letters = "RQ.k...q";
+        assert_eq!(material(&pos, &PieceValues::orthodox()), 500);
+        pos.play(0);
+        assert_eq!(material(&pos, &PieceValues::orthodox()), -500);
         let vyrt_like = PieceValues::new(&[('q', 900), ('b', 700), ('n', 600)], 100);
         assert_eq!(vyrt_like.value('B'), 700);
         assert_eq!(vyrt_like.value('z'), 100);

@@ -1,16 +1,14 @@
 //! Evaluations: how good a position is for the side to move, without searching.
 //!
-//! Each game may have its own module here (`chess.rs`, `vyrt.rs`, `cypher.rs`, `cheops.rs`). A game with
-//! none uses [`generic::GenericEval`]: material from the board letters with a per-game value
-//! table passed as data, plus mobility from the legal move count.
+//! Each game's own evaluation lives beside the game (the variants registry keeps them), behind
+//! the [`Evaluator`] trait. A game with none uses [`generic::GenericEval`]: material from the
+//! board letters with a per-game value table passed as data, plus mobility from the legal
+//! move count. What the rules decide (draws by rule, quick endings, hidden information) the
+//! search asks the [`Position`] itself.
 
-pub mod cheops;
-pub mod chess;
-pub mod cypher;
 pub mod generic;
-pub mod vyrt;
 
-use menagerie_core::{Color, Position};
+use menagerie_core::Position;
 
 /// How many legal moves each side has, as the search already knows them.
 #[derive(Clone, Copy, Debug, Default)]
@@ -32,10 +30,11 @@ pub trait Evaluator<P: Position>: Send + Sync {
         0
     }
 
-    /// Whether the position is drawn by a rule the position alone decides but that
-    /// [`Position::outcome`] leaves to the game history (dead position, move counts).
-    fn rule_draw(&self, _pos: &P) -> bool {
-        false
+    /// The most material a noisy move can win (what it captures plus what a promotion
+    /// adds), for delta pruning in quiescence: a capture that cannot lift the score to
+    /// alpha even so is not searched. `None` (the default): unknown, never pruned.
+    fn gain(&self, _pos: &P, _mv: P::Move) -> Option<i32> {
+        None
     }
 
     /// The material balance in centipawns for the side to move, for players that only
@@ -46,28 +45,5 @@ pub trait Evaluator<P: Position>: Send + Sync {
     /// does not, quiescence may stand pat before generating any move.
     fn uses_mobility(&self) -> bool {
         true
-    }
-
-    /// An ending the position decides that can be seen without generating moves (a flip, a
-    /// captured King): `Some(Some(winner))`, `Some(None)` for a draw, `None` when unknown.
-    /// Quiescence consults it before standing pat, so such endings are never scored as
-    /// ordinary positions.
-    fn quick_outcome(&self, _pos: &P) -> Option<Option<Color>> {
-        None
-    }
-
-    /// The position as `player` knows it, when the game hides something from players
-    /// (Little Cheops Imperial's sealed papers): the umpire's position with the opponent's
-    /// secrets removed. `None` when nothing is hidden. An engine playing `player` searches
-    /// this, never the umpire's position.
-    fn view(&self, _pos: &P, _player: Color) -> Option<P> {
-        None
-    }
-
-    /// The umpire positions consistent with `view` (a [`Evaluator::view`] of the side to
-    /// move): one per possible secret of the opponent, `view` itself (no secret) included.
-    /// Empty when nothing is hidden.
-    fn hypotheses(&self, _view: &P) -> Vec<P> {
-        Vec::new()
     }
 }

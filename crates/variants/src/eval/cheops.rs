@@ -5,9 +5,9 @@
 //! King's shelter. The evaluation reads only the board letters and the public Castles, never
 //! the sealed papers, so it is the same for every hypothesis about the opponent's secret.
 
-use super::{Evaluator, Mobility};
-use menagerie_cheops::{CheopsMove, CheopsPosition, Style, TurnKind};
+use menagerie_cheops::{CheopsMove, CheopsPosition, TurnKind};
 use menagerie_core::{Color, Position, Square};
+use menagerie_engine::{Evaluator, Mobility};
 
 /// Little Cheops' largest board (Imperial, 13x13).
 const MAX: usize = 169;
@@ -198,10 +198,6 @@ impl Evaluator<CheopsPosition> for CheopsEval {
         }
     }
 
-    fn rule_draw(&self, pos: &CheopsPosition) -> bool {
-        pos.minimal_strength()
-    }
-
     fn material(&self, pos: &CheopsPosition) -> i32 {
         let us = pos.turn();
         let n = pos.rules().n;
@@ -221,54 +217,12 @@ impl Evaluator<CheopsPosition> for CheopsEval {
     fn uses_mobility(&self) -> bool {
         false
     }
-
-    fn view(&self, pos: &CheopsPosition, player: Color) -> Option<CheopsPosition> {
-        (pos.style() == Style::Imperial).then(|| pos.view(player).into_position())
-    }
-
-    fn hypotheses(&self, view: &CheopsPosition) -> Vec<CheopsPosition> {
-        if view.style() != Style::Imperial {
-            return Vec::new();
-        }
-        let rules = view.rules();
-        let opponent = view.turn().other();
-        let mut bastions = Vec::new();
-        for castle in view.castles() {
-            bastions.extend(rules.corners(castle.chair as usize));
-        }
-        let known = view.known_deputies();
-        // The opponent's apparent Civilians that could hold sealed papers.
-        let candidates: Vec<Square> = (0..rules.n * rules.n)
-            .map(|i| Square(i as u16))
-            .filter(|&s| {
-                view.piece_char(s).is_some_and(|c| {
-                    c.eq_ignore_ascii_case(&'C')
-                        && c.is_ascii_uppercase() == (opponent == Color::White)
-                }) && !bastions.contains(&s.index())
-                    && !known.contains(&s)
-            })
-            .collect();
-        let mut out = vec![view.clone()];
-        // One sealed Deputy at a time: sealing every active Civilian of a side compromises
-        // them all (rulebook 10.3), so with two candidates only one can be secret.
-        let own = view.papers();
-        for &c in &candidates {
-            let mut papers = own.clone();
-            papers.push(c);
-            papers.sort_by_key(|s| s.index());
-            let text: Vec<String> = papers.iter().map(|s| rules.name(s.index())).collect();
-            let fen = format!("{} {}", view.public_fen(), text.join(","));
-            if let Ok(p) = CheopsPosition::parse_fen(rules, &fen) {
-                out.push(p);
-            }
-        }
-        out
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use menagerie_cheops::Style;
 
     #[test]
     fn starts_are_balanced() {

@@ -4,11 +4,11 @@
 //! the coup rank, prisoners waiting in the pool, Kings one step from flipping the enemy Spy,
 //! King safety in Court, the infiltration right and the 4-check count. Flips and a King
 //! captured by infiltration end the game and are found by the search through
-//! [`Evaluator::quick_outcome`] and [`Position::outcome`].
+//! [`Position::quick_outcome`] and [`Position::outcome`].
 
-use super::{Evaluator, Mobility};
 use menagerie_core::{Color, Position};
 use menagerie_cypher::{CypherMove, CypherPosition, Kind, Sector, TurnKind};
+use menagerie_engine::{Evaluator, Mobility};
 
 const SQUARES: usize = 110;
 const D0: usize = 4;
@@ -195,14 +195,6 @@ impl Evaluator<CypherPosition> for CypherEval {
         }
     }
 
-    fn quick_outcome(&self, pos: &CypherPosition) -> Option<Option<Color>> {
-        let mover = pos.turn().other();
-        if pos.king_square(pos.turn()).is_none() {
-            return Some(Some(mover));
-        }
-        pos.flip().map(|f| Some(f.winner))
-    }
-
     fn material(&self, pos: &CypherPosition) -> i32 {
         let us = pos.turn();
         (0..SQUARES)
@@ -232,6 +224,6 @@ mod tests {
         let start = CypherPosition::start();
         assert_eq!(e.white_score(&start), 0);
         assert_eq!(e.material(&start), 0);
-        assert!(e.quick_outcome(&start).is_none());
+        assert!(start.quick_outcome().is_none());
     }
 }

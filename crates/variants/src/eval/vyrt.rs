@@ -3,8 +3,8 @@
 //! round the torus, king safety by the attacked squares next to each King, and pawns
 //! advancing toward their promotion rank.
 
-use super::{Evaluator, Mobility};
 use menagerie_core::{Color, Position, Square};
+use menagerie_engine::{Evaluator, Mobility};
 use menagerie_vyrt::{VyrtMove, VyrtPosition};
 
 const N: usize = 144;
@@ -111,14 +111,15 @@ impl VyrtEval {
             };
             match c.to_ascii_uppercase() {
                 'P' => {
-                    let (fwd, steps) = if side == 0 {
-                        (1, (9 - y).rem_euclid(12))
+                    let color = if side == 0 {
+                        Color::White
                     } else {
-                        (-1, (y - 2).rem_euclid(12))
+                        Color::Black
                     };
-                    score[side] += self.pawn_advance[steps as usize];
-                    for dx in [-1, 1] {
-                        let t = sq(x + dx, y + fwd);
+                    let steps = pos.pawn_steps_to_promotion(color, Square(s as u16));
+                    score[side] += self.pawn_advance[(steps as usize).min(11)];
+                    for t in pos.pawn_capture_squares(color, Square(s as u16)) {
+                        let t = t.index();
                         attacked[side][t] = attacked[side][t].saturating_add(1);
                     }
                 }
@@ -184,8 +185,13 @@ impl Evaluator<VyrtPosition> for VyrtEval {
         16 * victim + promo - attacker / 16
     }
 
-    fn rule_draw(&self, pos: &VyrtPosition) -> bool {
-        pos.is_dead_position() || pos.is_fifty_moves()
+    fn gain(&self, pos: &VyrtPosition, mv: VyrtMove) -> Option<i32> {
+        let victim = if mv.is_en_passant() {
+            self.values[0]
+        } else {
+            pos.unit_at(mv.to()).map_or(0, |c| self.value(c))
+        };
+        Some(victim + mv.promotion().map_or(0, |c| self.value(c) - self.values[0]))
     }
 
     fn material(&self, pos: &VyrtPosition) -> i32 {
@@ -223,5 +229,32 @@ mod tests {
         assert!(e.value('B') > e.value('N'));
         assert!(e.value('N') > e.value('R'));
         assert!(e.value('R') > e.value('P'));
+    }
+
+    #[test]
+    fn pawn_advance_follows_the_pawn_rules_in_force() {
+        use menagerie_vyrt::Rules;
+        let rulings = VyrtPosition::start(Rules::default());
+        let reversed = VyrtPosition::start(Rules {
+            reversed_back_pawns: true,
+            ..Rules::default()
+        });
+        // The rulings: White walks up to row y 9 (rank 8), Black down to y 2 (rank 1).
+        for s in 0..N {
+            let y = (s / 12) as i32;
+            let sq = Square(s as u16);
+            let white = rulings.pawn_steps_to_promotion(Color::White, sq);
+            let black = rulings.pawn_steps_to_promotion(Color::Black, sq);
+            assert_eq!(white as i32, (9 - y).rem_euclid(12));
+            assert_eq!(black as i32, (y - 2).rem_euclid(12));
+        }
+        // `reversed-back-pawns`: a White pawn on y 1 walks down, 1 → 0 → 11 → 10 → 9.
+        let e1 = Square(12 + 4);
+        assert_eq!(rulings.pawn_steps_to_promotion(Color::White, e1), 8);
+        assert_eq!(reversed.pawn_steps_to_promotion(Color::White, e1), 4);
+        let down = reversed.pawn_capture_squares(Color::White, e1);
+        assert_eq!(down.map(|t| t.index() / 12), [0, 0]);
+        let up = rulings.pawn_capture_squares(Color::White, e1);
+        assert_eq!(up.map(|t| t.index() / 12), [2, 2]);
     }
 }

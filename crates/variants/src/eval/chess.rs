@@ -1,10 +1,10 @@
 //! The chess evaluation: material, piece-square tables, mobility, pawn structure, rooks on
 //! open files and king safety, tapered between middlegame and endgame by the material left.
 
-use super::{Evaluator, Mobility};
 use menagerie_chess::attacks::tables;
 use menagerie_chess::{Chess, Move, MoveKind, Role};
-use menagerie_core::{Color, Position};
+use menagerie_core::Color;
+use menagerie_engine::{Evaluator, Mobility};
 
 /// Middlegame and endgame values of P N B R Q K.
 const MG_VALUE: [i32; 6] = [82, 337, 365, 477, 1025, 0];
@@ -304,12 +304,16 @@ impl Evaluator<Chess> for ChessEval {
         10 * (victim + promo) - attacker
     }
 
-    fn uses_mobility(&self) -> bool {
-        false
+    fn gain(&self, pos: &Chess, mv: Move) -> Option<i32> {
+        let victim = match mv.kind {
+            MoveKind::EnPassant => 100,
+            _ => pos.piece_at(mv.to).map_or(0, |(_, r)| role_value(r)),
+        };
+        Some(victim + mv.promotion.map_or(0, |r| role_value(r) - 100))
     }
 
-    fn rule_draw(&self, pos: &Chess) -> bool {
-        pos.is_insufficient_material() || pos.halfmove_clock() >= 100
+    fn uses_mobility(&self) -> bool {
+        false
     }
 
     fn material(&self, pos: &Chess) -> i32 {

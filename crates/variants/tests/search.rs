@@ -2,8 +2,8 @@
 
 use menagerie_chess::Chess;
 use menagerie_core::{Color, Geometry, Outcome, Position, Square, Termination};
-use menagerie_engine::eval::chess::ChessEval;
 use menagerie_engine::{GenericEval, Limits, Score, Searcher};
+use menagerie_variants::eval::chess::ChessEval;
 use std::sync::OnceLock;
 
 fn best_chess(fen: &str, limits: Limits) -> (String, Score) {
@@ -142,7 +142,7 @@ impl Position for Race {
         false
     }
     fn outcome(&self) -> Option<Outcome> {
-        let rule = || Termination::Rule("race".into());
+        let rule = || Termination::rule("race", "race");
         if self.total == 21 {
             Some(Outcome::win(self.turn.other(), rule()))
         } else if self.last_mover_bust {

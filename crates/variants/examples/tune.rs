@@ -1,14 +1,14 @@
 //! Self-play between two weightings of one game's evaluation, to choose weights by results
-//! rather than by guessing: `cargo run --release -p menagerie-engine --example tune -- CASE
+//! rather than by guessing: `cargo run --release -p menagerie-variants --example tune -- CASE
 //! [GAMES] [NODES]`. Each pair of games starts from the same random opening (4 plies, seeded)
 //! with colours swapped; every move is a fixed node budget, so the runs are reproducible.
 //! The last line is `score <A's points>/<games>` (A is the candidate, B the default).
 
 use menagerie_core::{Color, Game, Position};
-use menagerie_engine::eval::cheops::CheopsEval;
-use menagerie_engine::eval::cypher::CypherEval;
-use menagerie_engine::eval::vyrt::VyrtEval;
 use menagerie_engine::{Evaluator, Limits, Searcher};
+use menagerie_variants::eval::cheops::CheopsEval;
+use menagerie_variants::eval::cypher::CypherEval;
+use menagerie_variants::eval::vyrt::VyrtEval;
 use std::collections::BTreeMap;
 
 struct Lcg(u64);
