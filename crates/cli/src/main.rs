@@ -124,6 +124,14 @@ enum Command {
     Uci(uci_server::UciArgs),
     /// Speak the XBoard / CECP protocol (version 2) on stdin/stdout, for every game.
     Xboard(xboard::XboardArgs),
+    /// Self-play study of a game or of two rule sets, reported as HTML with SVG plots;
+    /// `study merge DIR... --out DIR` combines shards (`menagerie study --help`).
+    #[command(disable_help_flag = true)]
+    Study {
+        /// The study's arguments (`menagerie study --help` lists them).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
     /// Print the help of menagerie or of one of its commands.
     Help {
         /// The command to explain.
@@ -322,6 +330,7 @@ fn run(cli: Cli) -> Result<(), VariantError> {
         Command::Match(args) => match_cmd::run(args)?,
         Command::Uci(args) => uci_server::run(args)?,
         Command::Xboard(args) => xboard::run(args)?,
+        Command::Study { args } => menagerie_lab::cli::main(&args).map_err(VariantError::Other)?,
         Command::Help { command } => {
             let mut cli = Cli::command();
             let target = match command.as_deref() {

@@ -1,0 +1,217 @@
+//! `menagerie study`: the command line of the lab (the `menagerie` binary hands it its
+//! arguments), with a progress bar on stderr.
+
+use crate::report;
+use crate::run::{self, GameData, StudyConfig};
+use clap::Parser;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// Self-play study of a game, or of two rule sets compared.
+#[derive(Parser, Debug)]
+#[command(
+    name = "menagerie study",
+    about = "Self-play study of a game: results by colour, lengths, endings, material, mobility and piece values, in an HTML report with SVG plots. `menagerie study merge DIR... --out DIR` combines shards."
+)]
+pub struct StudyArgs {
+    /// The variant id.
+    pub variant: String,
+    /// A rule option of the study, NAME=VALUE (repeatable).
+    #[arg(long = "rule", value_name = "NAME=VALUE")]
+    pub rules: Vec<String>,
+    /// A rule option of a second rule set compared with the first (repeatable).
+    #[arg(long = "vs-rule", value_name = "NAME=VALUE")]
+    pub vs_rules: Vec<String>,
+    /// Games per rule set.
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub games: u32,
+    /// Time per move in milliseconds (not reproducible; prefer --nodes).
+    #[arg(long, conflicts_with = "nodes", value_parser = menagerie_play::limits::parse_movetime)]
+    pub movetime: Option<u64>,
+    /// Nodes per move (default 20000 when no --movetime), each side scaled by 0.5-1.5 by the seed and swapped in the second game of a pair.
+    #[arg(long, value_parser = menagerie_play::limits::parse_nodes)]
+    pub nodes: Option<u64>,
+    /// Threads (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// The study seed: each game's seed comes from it and the game's number.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random plies of each opening (kept when a shallow search finds them balanced); each
+    /// opening is played both ways. 0 plays every game from the start.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=200))]
+    pub openings: u32,
+    /// A game still going after this many plies is adjudicated a draw.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_plies: u32,
+    /// One slice I of N of the study (pairs of games dealt round-robin), for many machines.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<(u32, u32)>,
+    /// The report's directory (default: study-<variant>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// `study merge`.
+#[derive(Parser, Debug)]
+#[command(
+    name = "menagerie study merge",
+    about = "Combine the reports of shards of one study (their games.jsonl) into one report."
+)]
+pub struct MergeArgs {
+    /// The shards' report directories.
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// The combined report's directory.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// Reads `I/N` with 1 <= I <= N.
+pub fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("'{text}' is not a shard: write I/N with 1 <= I <= N, as in 2/8");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let i: u32 = i.trim().parse().map_err(|_| bad())?;
+    let n: u32 = n.trim().parse().map_err(|_| bad())?;
+    if i == 0 || n == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+impl StudyArgs {
+    /// The study's configuration.
+    pub fn config(&self) -> StudyConfig {
+        StudyConfig {
+            variant: self.variant.to_ascii_lowercase(),
+            rules: self.rules.clone(),
+            vs_rules: (!self.vs_rules.is_empty()).then(|| self.vs_rules.clone()),
+            games: self.games,
+            nodes: self.nodes.or(if self.movetime.is_none() {
+                Some(20_000)
+            } else {
+                None
+            }),
+            movetime: self.movetime,
+            seed: self.seed,
+            openings: self.openings,
+            max_plies: self.max_plies,
+        }
+    }
+}
+
+/// Runs `menagerie study ARGS...` (the arguments after `study`).
+pub fn main(args: &[String]) -> Result<(), String> {
+    if args.first().map(String::as_str) == Some("merge") {
+        let m = MergeArgs::try_parse_from(
+            std::iter::once("menagerie study merge".to_string()).chain(args[1..].iter().cloned()),
+        )
+        .map_err(clap_error)?;
+        return merge(&m.dirs, &m.out).map(|rep| summary(&rep, &m.out));
+    }
+    let a = StudyArgs::try_parse_from(
+        std::iter::once("menagerie study".to_string()).chain(args.iter().cloned()),
+    )
+    .map_err(clap_error)?;
+    let config = a.config();
+    let threads = a.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    );
+    let shard = a.shard.unwrap_or((1, 1));
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("study-{}", config.variant)));
+    let sets = if config.vs_rules.is_some() { 2 } else { 1 };
+    let total = (0..config.games)
+        .filter(|&i| run::in_shard(i, shard.0, shard.1))
+        .count()
+        * sets;
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:30}] {pos}/{len} games, {msg}, about {eta} left",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    let tally = Mutex::new([[0u32; 3]; 2]);
+    let on_game = |g: &GameData| {
+        if let Ok(mut t) = tally.lock() {
+            let col = match g.result.as_str() {
+                "1-0" => 0,
+                "0-1" => 2,
+                _ => 1,
+            };
+            t[g.set as usize][col] += 1;
+            let text = |s: usize| format!("+{} ={} -{}", t[s][0], t[s][1], t[s][2]);
+            bar.set_message(if sets == 2 {
+                format!("White A {} B {}", text(0), text(1))
+            } else {
+                format!("White {}", text(0))
+            });
+        }
+        bar.inc(1);
+    };
+    let games = run::run(&config, shard, threads, &on_game).map_err(|e| e.to_string())?;
+    bar.finish();
+    let rep = report::write_all(&out, &config, &games)?;
+    summary(&rep, &out);
+    Ok(())
+}
+
+/// Help is printed and ends the program; other faults become one message.
+fn clap_error(e: clap::Error) -> String {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit();
+    }
+    let text = e.render().to_string();
+    let first = text.lines().next().unwrap_or("invalid arguments");
+    first.trim().trim_start_matches("error: ").to_string()
+}
+
+/// Combines shards' `games.jsonl` into one report at `out`: they must be of the same study;
+/// a game found twice is kept once.
+pub fn merge(dirs: &[PathBuf], out: &std::path::Path) -> Result<report::Report, String> {
+    let mut config: Option<StudyConfig> = None;
+    let mut games: Vec<GameData> = Vec::new();
+    for d in dirs {
+        let p = d.join("games.jsonl");
+        let text = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let (c, g) = report::read_jsonl(&text, &p.display().to_string())?;
+        match &config {
+            Some(first) if *first != c => {
+                return Err(format!("{}: not the same study as {} (variant, rules, games, limits, seed, openings and max plies must match)", p.display(), dirs[0].display()))
+            }
+            _ => config = Some(c),
+        }
+        games.extend(g);
+    }
+    let config = config.ok_or("no shard given")?;
+    games.sort_by_key(|g| (g.set, g.index));
+    games.dedup_by_key(|g| (g.set, g.index));
+    report::write_all(out, &config, &games)
+}
+
+fn summary(rep: &report::Report, out: &std::path::Path) {
+    for s in &rep.sets {
+        println!(
+            "{} {}: {} games, +{} ={} -{}, White score {}, draw rate {}, mean length {:.1} plies",
+            s.label,
+            if s.rules.is_empty() {
+                "default rules".to_string()
+            } else {
+                s.rules.join(" ")
+            },
+            s.games,
+            s.white_wins,
+            s.draws,
+            s.black_wins,
+            crate::html::interval(&s.white_score),
+            crate::html::interval(&s.draw_rate),
+            s.mean_plies
+        );
+    }
+    println!("report: {}", out.join("index.html").display());
+}

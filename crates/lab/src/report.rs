@@ -1,0 +1,433 @@
+//! The figures of a study, computed from its games by the pure functions of [`crate::stats`],
+//! and the files of the report: `results.json`, `games.csv`, `games.pgn` (every record),
+//! `games.jsonl` (each game's figures, read back by `study merge`), the SVG plots and
+//! `index.html`.
+
+use crate::run::{GameData, StudyConfig};
+use crate::stats::{self, Interval, Test};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The ridge penalty on the piece-value slopes: with a few dozen games a piece whose count
+/// rarely differs would otherwise get a wild value.
+pub const RIDGE: f64 = 1.0;
+
+/// How one kind of ending went.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Ending {
+    /// The termination code.
+    pub code: String,
+    /// Games ended this way.
+    pub count: usize,
+    /// Of which White won.
+    pub white_wins: usize,
+    /// Of which drawn.
+    pub draws: usize,
+    /// Of which Black won.
+    pub black_wins: usize,
+    /// White's points in those games (the game's own table where it scores endings).
+    pub white_points: f64,
+    /// Black's points in those games.
+    pub black_points: f64,
+}
+
+/// One piece kind's value: estimated from the results, and the engine's.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PieceValue {
+    /// The piece letter (lower case).
+    pub piece: char,
+    /// From the logistic regression of results on material, in the engine's centipawns.
+    pub estimated: Option<f64>,
+    /// The engine's value (the least-squares fit of its material balance on the counts).
+    pub engine: Option<f64>,
+    /// Samples in which the two sides had different numbers of this piece.
+    pub unequal_samples: usize,
+}
+
+/// The statistics of one rule set.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SetReport {
+    /// `A` or `B`.
+    pub label: String,
+    /// The rule options, `NAME=VALUE`.
+    pub rules: Vec<String>,
+    /// Games played.
+    pub games: usize,
+    /// White wins.
+    pub white_wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// Black wins.
+    pub black_wins: usize,
+    /// White's mean share of the points, normal 95% interval.
+    pub white_score: Option<Interval>,
+    /// White's first-move advantage in Elo, with the ends of its interval.
+    pub white_elo: (Option<f64>, Option<f64>, Option<f64>),
+    /// White's win rate, Wilson 95% interval.
+    pub white_win_rate: Option<Interval>,
+    /// Draw rate, Wilson 95% interval.
+    pub draw_rate: Option<Interval>,
+    /// Black's win rate, Wilson 95% interval.
+    pub black_win_rate: Option<Interval>,
+    /// Mean length in plies.
+    pub mean_plies: f64,
+    /// Quartiles of the length in plies: (q1, median, q3).
+    pub plies_quartiles: Option<(f64, f64, f64)>,
+    /// Histogram of lengths: (bin start, games), bins of [`SetReport::bin_width`] plies.
+    pub length_histogram: Vec<(usize, usize)>,
+    /// The width of the length histogram's bins.
+    pub bin_width: usize,
+    /// How the games ended, most frequent first.
+    pub endings: Vec<Ending>,
+    /// White's material balance by ply: (ply, q1, median, q3).
+    pub material_by_ply: Vec<(usize, f64, f64, f64)>,
+    /// Legal moves of the side to move by ply: (ply, q1, median, q3).
+    pub mobility_by_ply: Vec<(usize, f64, f64, f64)>,
+    /// Piece values.
+    pub piece_values: Vec<PieceValue>,
+    /// The piece whose engine value the estimates are scaled to (`None`: scaled to all).
+    pub scale_piece: Option<char>,
+}
+
+/// The two rule sets compared, each test's statistic and p-value.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Comparison {
+    /// White's score (two-proportion z-test, a draw counting half).
+    pub white_score: Option<Test>,
+    /// Draw rates (two-proportion z-test).
+    pub draw_rate: Option<Test>,
+    /// White win rates (two-proportion z-test).
+    pub white_win_rate: Option<Test>,
+    /// Black win rates (two-proportion z-test).
+    pub black_win_rate: Option<Test>,
+    /// Lengths (Mann-Whitney U).
+    pub length: Option<Test>,
+    /// Each termination's share (two-proportion z-test), by code.
+    pub endings: BTreeMap<String, Option<Test>>,
+}
+
+/// The whole report.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Report {
+    /// What was played.
+    pub config: StudyConfig,
+    /// Each rule set's statistics.
+    pub sets: Vec<SetReport>,
+    /// A against B, when there are two rule sets.
+    pub comparison: Option<Comparison>,
+    /// The methods, in words.
+    pub methods: Vec<String>,
+}
+
+/// The methods as the report states them.
+pub fn methods() -> Vec<String> {
+    vec![
+        "White score: mean of White's share of the points per game; 95% interval: normal, from the per-game variance.".into(),
+        "Elo: -400 log10(1/s - 1) of the score s and of its interval's ends.".into(),
+        "Win and draw rates: Wilson 95% intervals.".into(),
+        "Two rule sets: two-proportion z-test (pooled) on scores and rates; Mann-Whitney U (normal approximation, tie-corrected) on lengths; significant at p < 0.05.".into(),
+        "Piece values: logistic regression (Newton, ridge 1 on the slopes) of White's score on White-minus-Black piece counts sampled every 2 plies after the opening, scaled so the pawn (else, all pieces together by least squares) matches the engine; engine values: least squares of the engine's material balance on the same counts.".into(),
+        "Material and mobility by ply: quartiles over the games still going at that ply (plies with at least 5 games).".into(),
+    ]
+}
+
+fn endings(games: &[&GameData]) -> Vec<Ending> {
+    let mut by: BTreeMap<String, Ending> = BTreeMap::new();
+    for g in games {
+        let e = by.entry(g.termination.clone()).or_insert_with(|| Ending {
+            code: g.termination.clone(),
+            count: 0,
+            white_wins: 0,
+            draws: 0,
+            black_wins: 0,
+            white_points: 0.0,
+            black_points: 0.0,
+        });
+        e.count += 1;
+        match g.result.as_str() {
+            "1-0" => e.white_wins += 1,
+            "0-1" => e.black_wins += 1,
+            _ => e.draws += 1,
+        }
+        e.white_points += g.white_points;
+        e.black_points += g.black_points;
+    }
+    let mut v: Vec<Ending> = by.into_values().collect();
+    v.sort_by(|a, b| b.count.cmp(&a.count).then(a.code.cmp(&b.code)));
+    v
+}
+
+/// Piece values from the sampled plies: the estimate from results and the engine's.
+pub fn piece_values(games: &[&GameData]) -> (Vec<PieceValue>, Option<char>) {
+    let mut kinds = BTreeSet::new();
+    let mut unequal: BTreeMap<char, usize> = BTreeMap::new();
+    for g in games {
+        for (_, _, counts) in &g.samples {
+            for (&k, &c) in counts {
+                kinds.insert(k);
+                if c != 0 {
+                    *unequal.entry(k).or_default() += 1;
+                }
+            }
+        }
+    }
+    let varying: Vec<char> = kinds
+        .iter()
+        .copied()
+        .filter(|k| unequal.contains_key(k))
+        .collect();
+    let mut x = Vec::new();
+    let mut y_result = Vec::new();
+    let mut y_engine = Vec::new();
+    for g in games {
+        for (_, m, counts) in &g.samples {
+            x.push(
+                varying
+                    .iter()
+                    .map(|k| f64::from(*counts.get(k).unwrap_or(&0)))
+                    .collect::<Vec<_>>(),
+            );
+            y_result.push(g.white_score());
+            y_engine.push(f64::from(*m));
+        }
+    }
+    let mut engine = if varying.is_empty() {
+        None
+    } else {
+        stats::least_squares(&x, &y_engine, 1e-6)
+    };
+    if let Some(e) = engine.as_mut() {
+        for v in e.iter_mut() {
+            *v = (*v * 10.0).round() / 10.0;
+        }
+    }
+    let beta = if varying.is_empty() {
+        None
+    } else {
+        stats::logistic(&x, &y_result, RIDGE)
+    };
+    let slopes = beta.as_ref().map(|b| b[1..].to_vec());
+    // Scale: the pawn's engine value over its slope, else the least-squares fit of all.
+    let mut scale = None;
+    let mut scale_piece = None;
+    if let (Some(e), Some(b)) = (&engine, &slopes) {
+        if let Some(i) = varying.iter().position(|&k| k == 'p') {
+            if b[i] > 1e-6 {
+                scale = Some(e[i] / b[i]);
+                scale_piece = Some('p');
+            }
+        }
+        if scale.is_none() {
+            let num: f64 = e.iter().zip(b).map(|(e, b)| e * b).sum();
+            let den: f64 = b.iter().map(|b| b * b).sum();
+            if den > 0.0 {
+                scale = Some(num / den);
+            }
+        }
+    }
+    let values = kinds
+        .iter()
+        .map(|&k| {
+            let i = varying.iter().position(|&v| v == k);
+            PieceValue {
+                piece: k,
+                estimated: match (i, &slopes, scale) {
+                    (Some(i), Some(b), Some(s)) => Some((b[i] * s).round()),
+                    _ => None,
+                },
+                engine: match (i, &engine) {
+                    (Some(i), Some(e)) => Some(e[i]),
+                    _ => None,
+                },
+                unequal_samples: unequal.get(&k).copied().unwrap_or(0),
+            }
+        })
+        .collect();
+    (values, scale_piece)
+}
+
+/// Bins of about 12 across the longest game, a round width.
+fn bin_width(max: usize) -> usize {
+    let raw = (max / 12).max(1);
+    [1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000]
+        .into_iter()
+        .find(|&w| w >= raw)
+        .unwrap_or(raw)
+}
+
+/// The statistics of one rule set's games.
+pub fn set_report(label: &str, rules: &[String], games: &[&GameData], bin: usize) -> SetReport {
+    let n = games.len();
+    let count = |r: &str| games.iter().filter(|g| g.result == r).count();
+    let (ww, bw) = (count("1-0"), count("0-1"));
+    let draws = n - ww - bw;
+    let scores: Vec<f64> = games.iter().map(|g| g.white_score()).collect();
+    let white_score = stats::score_interval(&scores);
+    let mut lengths: Vec<f64> = games.iter().map(|g| g.plies as f64).collect();
+    lengths.sort_by(f64::total_cmp);
+    let quart = match (
+        stats::quantile(&lengths, 0.25),
+        stats::quantile(&lengths, 0.5),
+        stats::quantile(&lengths, 0.75),
+    ) {
+        (Some(a), Some(b), Some(c)) => Some((a, b, c)),
+        _ => None,
+    };
+    let series = |f: &dyn Fn(&GameData) -> Vec<f64>| games.iter().map(|g| f(g)).collect::<Vec<_>>();
+    let material = series(&|g| g.material.iter().map(|&m| f64::from(m)).collect());
+    let mobility = series(&|g| g.mobility.iter().map(|&m| f64::from(m)).collect());
+    let (piece_values, scale_piece) = piece_values(games);
+    SetReport {
+        label: label.to_string(),
+        rules: rules.to_vec(),
+        games: n,
+        white_wins: ww,
+        draws,
+        black_wins: bw,
+        white_elo: white_score
+            .as_ref()
+            .map_or((None, None, None), stats::elo_interval),
+        white_score,
+        white_win_rate: stats::wilson(ww as f64, n as f64),
+        draw_rate: stats::wilson(draws as f64, n as f64),
+        black_win_rate: stats::wilson(bw as f64, n as f64),
+        mean_plies: lengths.iter().sum::<f64>() / n.max(1) as f64,
+        plies_quartiles: quart,
+        length_histogram: stats::histogram(&games.iter().map(|g| g.plies).collect::<Vec<_>>(), bin),
+        bin_width: bin,
+        endings: endings(games),
+        material_by_ply: stats::quartiles_by_ply(&material, 5),
+        mobility_by_ply: stats::quartiles_by_ply(&mobility, 5),
+        piece_values,
+        scale_piece,
+    }
+}
+
+/// A against B.
+pub fn compare(a: &[&GameData], b: &[&GameData], ra: &SetReport, rb: &SetReport) -> Comparison {
+    let (na, nb) = (a.len() as f64, b.len() as f64);
+    let sum = |g: &[&GameData]| g.iter().map(|g| g.white_score()).sum::<f64>();
+    let lengths = |g: &[&GameData]| g.iter().map(|g| g.plies as f64).collect::<Vec<_>>();
+    let mut codes: BTreeSet<String> = ra.endings.iter().map(|e| e.code.clone()).collect();
+    codes.extend(rb.endings.iter().map(|e| e.code.clone()));
+    let share = |r: &SetReport, c: &str| {
+        r.endings
+            .iter()
+            .find(|e| e.code == c)
+            .map_or(0, |e| e.count) as f64
+    };
+    Comparison {
+        white_score: stats::two_proportion(sum(a), na, sum(b), nb),
+        draw_rate: stats::two_proportion(ra.draws as f64, na, rb.draws as f64, nb),
+        white_win_rate: stats::two_proportion(ra.white_wins as f64, na, rb.white_wins as f64, nb),
+        black_win_rate: stats::two_proportion(ra.black_wins as f64, na, rb.black_wins as f64, nb),
+        length: stats::mann_whitney(&lengths(a), &lengths(b)),
+        endings: codes
+            .into_iter()
+            .map(|c| {
+                let t = stats::two_proportion(share(ra, &c), na, share(rb, &c), nb);
+                (c, t)
+            })
+            .collect(),
+    }
+}
+
+/// The report of a study's games (sorted by set and index).
+pub fn report(config: &StudyConfig, games: &[GameData]) -> Report {
+    let of = |s: u8| games.iter().filter(|g| g.set == s).collect::<Vec<_>>();
+    let (a, b) = (of(0), of(1));
+    let bin = bin_width(games.iter().map(|g| g.plies).max().unwrap_or(0));
+    let mut sets = vec![set_report("A", &config.rules, &a, bin)];
+    let mut comparison = None;
+    if let Some(vs) = &config.vs_rules {
+        let rb = set_report("B", vs, &b, bin);
+        comparison = Some(compare(&a, &b, &sets[0], &rb));
+        sets.push(rb);
+    }
+    Report {
+        config: config.clone(),
+        sets,
+        comparison,
+        methods: methods(),
+    }
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// `games.csv`: one line per game.
+pub fn games_csv(games: &[GameData]) -> String {
+    let mut out =
+        String::from("set,game,seed,result,termination,white_points,black_points,plies,opening\n");
+    for g in games {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{}",
+            if g.set == 0 { "A" } else { "B" },
+            g.index + 1,
+            g.seed,
+            g.result,
+            csv_field(&g.termination),
+            g.white_points,
+            g.black_points,
+            g.plies,
+            csv_field(&g.opening.join(" "))
+        );
+    }
+    out
+}
+
+/// `games.jsonl`: each game's figures, one JSON object a line, first a line with the config.
+pub fn games_jsonl(config: &StudyConfig, games: &[GameData]) -> Result<String, String> {
+    let mut out = serde_json::to_string(config).map_err(|e| e.to_string())?;
+    out.push('\n');
+    for g in games {
+        out.push_str(&serde_json::to_string(g).map_err(|e| e.to_string())?);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Reads `games.jsonl` back.
+pub fn read_jsonl(text: &str, name: &str) -> Result<(StudyConfig, Vec<GameData>), String> {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let first = lines.next().ok_or_else(|| format!("{name}: empty"))?;
+    let config: StudyConfig =
+        serde_json::from_str(first).map_err(|e| format!("{name}: line 1: {e}"))?;
+    let mut games = Vec::new();
+    for (i, l) in lines.enumerate() {
+        games.push(serde_json::from_str(l).map_err(|e| format!("{name}: line {}: {e}", i + 2))?);
+    }
+    Ok((config, games))
+}
+
+/// Writes every file of the report into `dir`.
+pub fn write_all(dir: &Path, config: &StudyConfig, games: &[GameData]) -> Result<Report, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let rep = report(config, games);
+    let put = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
+    };
+    put(
+        "results.json",
+        &serde_json::to_string_pretty(&rep).map_err(|e| e.to_string())?,
+    )?;
+    put("games.csv", &games_csv(games))?;
+    put("games.jsonl", &games_jsonl(config, games)?)?;
+    let records: Vec<&str> = games.iter().map(|g| g.record.as_str()).collect();
+    put("games.pgn", &records.join("\n"))?;
+    let plots = crate::plots::all(&rep)?;
+    for (name, svg) in &plots {
+        put(name, svg)?;
+    }
+    put("index.html", &crate::html::page(&rep, &plots))?;
+    Ok(rep)
+}

@@ -1,0 +1,343 @@
+//! Playing a study: self-play games on many threads, each game fixed by the study seed and
+//! its index alone (so a slice of a study on another machine plays the same games), with the
+//! figures the report needs recorded ply by ply.
+
+use menagerie_core::{Color, Outcome, RuleOptions, Termination};
+use menagerie_play::players::{EnginePlayer, Player, Rng};
+use menagerie_play::record;
+use menagerie_variants::{AnyGame, Evaluation, Limits, Score, Variant, VariantError};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// What a study plays (one or two rule sets).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct StudyConfig {
+    /// The variant id.
+    pub variant: String,
+    /// The rule options of set A, as `NAME=VALUE`.
+    pub rules: Vec<String>,
+    /// The rule options of set B (compared with A), if any.
+    pub vs_rules: Option<Vec<String>>,
+    /// Games per rule set.
+    pub games: u32,
+    /// Node limit per move (deterministic), if any.
+    pub nodes: Option<u64>,
+    /// Time limit per move in milliseconds, if any.
+    pub movetime: Option<u64>,
+    /// The study seed.
+    pub seed: u64,
+    /// Random plies before the engines take over (each opening played both ways).
+    pub openings: u32,
+    /// A draw is adjudicated after this many plies.
+    pub max_plies: u32,
+}
+
+/// Largest shallow-search score (centipawns, for either side) of an accepted opening.
+pub const BALANCED_CP: i32 = 150;
+/// Nodes of the shallow search that judges an opening.
+pub const OPENING_NODES: u64 = 2_000;
+/// Every how many plies the piece counts are sampled for the piece-value regression.
+pub const SAMPLE_EVERY: usize = 2;
+
+/// One game of a study with everything the report needs.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct GameData {
+    /// 0 for rule set A, 1 for B.
+    pub set: u8,
+    /// The game's index in its rule set (0-based).
+    pub index: u32,
+    /// The game's own seed (from the study seed and the index).
+    pub seed: u64,
+    /// The random opening played before the engines (canonical moves).
+    pub opening: Vec<String>,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// The termination code (`checkmate`, `max-plies`, ...).
+    pub termination: String,
+    /// White's points (the game's own table, else 1, ½, 0).
+    pub white_points: f64,
+    /// Black's points.
+    pub black_points: f64,
+    /// Plies played (the opening included).
+    pub plies: usize,
+    /// Material balance for White (centipawns, the engine's values) before each ply and at
+    /// the end.
+    pub material: Vec<i32>,
+    /// Legal moves of the side to move before each ply.
+    pub mobility: Vec<u32>,
+    /// Every [`SAMPLE_EVERY`] plies from the end of the opening: the ply, the engine's
+    /// material balance for White, and White's minus Black's count of each piece letter.
+    pub samples: Vec<(usize, i32, BTreeMap<char, i32>)>,
+    /// The game record.
+    pub record: String,
+}
+
+impl GameData {
+    /// White's share of the points, in [0, 1].
+    pub fn white_score(&self) -> f64 {
+        let total = self.white_points + self.black_points;
+        if total <= 0.0 {
+            0.5
+        } else {
+            self.white_points / total
+        }
+    }
+}
+
+/// The game's own seed: SplitMix64 of the study seed, the rule set and the pair index, so
+/// both games of an opening pair share it.
+pub fn game_seed(study_seed: u64, set: u8, index: u32) -> u64 {
+    let mut r = Rng::new(study_seed ^ (u64::from(set) << 56) ^ (u64::from(index / 2) << 1));
+    r.next_u64()
+}
+
+/// White's minus Black's count of each piece letter (lower case) on the board.
+pub fn piece_counts(game: &dyn AnyGame) -> BTreeMap<char, i32> {
+    let mut counts = BTreeMap::new();
+    let g = game.geometry();
+    for sq in g.squares() {
+        if let Some(c) = game.piece_at(sq) {
+            let sign = if c.is_ascii_uppercase() { 1 } else { -1 };
+            *counts.entry(c.to_ascii_lowercase()).or_insert(0) += sign;
+        }
+    }
+    counts
+}
+
+fn white_material(eval: &Evaluation, game: &dyn AnyGame) -> i32 {
+    let m = eval.material(game);
+    if game.turn() == Color::White {
+        m
+    } else {
+        -m
+    }
+}
+
+/// The node limit of each side: the study's, scaled per side by a factor in [0.5, 1.5] drawn
+/// from the pair's seed, so that the games of a study differ; the second game of a pair
+/// swaps the two (the opening is played both ways).
+fn side_limits(config: &StudyConfig, seed: u64, index: u32) -> (Limits, Limits) {
+    let base = Limits {
+        depth: None,
+        nodes: config.nodes,
+        movetime: config.movetime.map(Duration::from_millis),
+    };
+    let Some(n) = config.nodes else {
+        return (base, base);
+    };
+    let mut r = Rng::new(seed ^ 0xB0D6E7);
+    let mut jitter = || {
+        let f = 0.5 + (r.next_u64() % 10_001) as f64 / 10_000.0;
+        Limits {
+            nodes: Some(((n as f64 * f).round() as u64).max(1)),
+            ..base
+        }
+    };
+    let (a, b) = (jitter(), jitter());
+    if index.is_multiple_of(2) {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+/// A random opening of `plies` plies from the pair's seed whose shallow search score stays
+/// within [`BALANCED_CP`]; the most balanced of 20 tries when none does.
+fn opening(
+    variant: &Variant,
+    options: &RuleOptions,
+    plies: u32,
+    seed: u64,
+) -> Result<Vec<String>, VariantError> {
+    if plies == 0 {
+        return Ok(Vec::new());
+    }
+    let mut rng = Rng::new(seed ^ 0x0_9E11);
+    let mut best: Option<(i32, Vec<String>)> = None;
+    for _ in 0..20 {
+        let mut g = variant.open(None, options)?;
+        let mut line = Vec::new();
+        for _ in 0..plies {
+            let moves = g.legal_moves();
+            if moves.is_empty() || g.outcome().is_some() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())].clone();
+            g.push(&mv)?;
+            line.push(mv);
+        }
+        if g.outcome().is_some() {
+            continue;
+        }
+        let mut engine = menagerie_play::engine::Engine::new();
+        let limits = Limits {
+            depth: None,
+            nodes: Some(OPENING_NODES),
+            movetime: None,
+        };
+        let report = engine.search(g.as_ref(), &limits, None, &mut |_| {});
+        let off = match report.info.score {
+            Score::Cp(cp) => cp.abs(),
+            _ => i32::MAX,
+        };
+        if off <= BALANCED_CP {
+            return Ok(line);
+        }
+        if best.as_ref().is_none_or(|(b, _)| off < *b) {
+            best = Some((off, line));
+        }
+    }
+    Ok(best.map(|(_, l)| l).unwrap_or_default())
+}
+
+/// Plays game `index` of rule set `set` (options `options`).
+pub fn play_one(
+    config: &StudyConfig,
+    variant: &Variant,
+    options: &RuleOptions,
+    set: u8,
+    index: u32,
+) -> Result<GameData, VariantError> {
+    let seed = game_seed(config.seed, set, index);
+    let line = opening(variant, options, config.openings, seed)?;
+    let mut g = variant.open(None, options)?;
+    let (wl, bl) = side_limits(config, seed, index);
+    let mut white = EnginePlayer::new(wl);
+    let mut black = EnginePlayer::new(bl);
+    let mut material = Vec::new();
+    let mut mobility = Vec::new();
+    let mut samples = Vec::new();
+    let eval = variant.evaluation();
+    let observe =
+        |g: &dyn AnyGame, material: &mut Vec<i32>, samples: &mut Vec<_>, in_opening: bool| {
+            let m = white_material(&eval, g);
+            material.push(m);
+            if !in_opening && (g.ply() - line.len()).is_multiple_of(SAMPLE_EVERY) {
+                samples.push((g.ply(), m, piece_counts(g)));
+            }
+        };
+    for mv in &line {
+        mobility.push(g.legal_moves().len() as u32);
+        observe(g.as_ref(), &mut material, &mut samples, true);
+        g.push(mv)?;
+    }
+    let outcome: Outcome = loop {
+        if let Some(o) = g.outcome() {
+            break o;
+        }
+        let moves = g.legal_moves().len() as u32;
+        if g.ply() >= config.max_plies as usize {
+            break Outcome::draw(Termination::rule(
+                "max-plies",
+                format!("adjudicated a draw after {} plies", config.max_plies),
+            ));
+        }
+        mobility.push(moves);
+        observe(g.as_ref(), &mut material, &mut samples, false);
+        let mv = if g.turn() == Color::White {
+            white.choose(g.as_mut())?
+        } else {
+            black.choose(g.as_mut())?
+        };
+        g.push(&mv)?;
+    };
+    material.push(white_material(&eval, g.as_ref()));
+    let (w, b) = record::points(&outcome);
+    let tags = [
+        ("Event", format!("menagerie study, seed {}", config.seed)),
+        ("Round", format!("{}", index + 1)),
+        (
+            "RuleSet",
+            if set == 0 {
+                "A".to_string()
+            } else {
+                "B".to_string()
+            },
+        ),
+        ("Rules", options.to_strings().join(" ")),
+    ];
+    let rec = record::write(g.as_ref(), variant.start_fen, &tags, Some(&outcome));
+    Ok(GameData {
+        set,
+        index,
+        seed,
+        opening: line,
+        result: outcome.result().to_string(),
+        termination: outcome.termination.code(),
+        white_points: f64::from(w),
+        black_points: f64::from(b),
+        plies: g.ply(),
+        material,
+        mobility,
+        samples,
+        record: rec,
+    })
+}
+
+/// Which games a shard plays: the pairs `p` with `p % count == part - 1` (so both games of
+/// an opening pair stay together); `(1, 1)` plays everything.
+pub fn in_shard(index: u32, part: u32, count: u32) -> bool {
+    count <= 1 || (index / 2) % count == part.saturating_sub(1)
+}
+
+/// Plays the games of `config` in shard `part`/`count` on `threads` threads; `on_game` sees
+/// each finished game (in the order they finish). Returns the games in (set, index) order.
+pub fn run(
+    config: &StudyConfig,
+    shard: (u32, u32),
+    threads: usize,
+    on_game: &(dyn Fn(&GameData) + Sync),
+) -> Result<Vec<GameData>, VariantError> {
+    let variant = menagerie_variants::find(&config.variant)?;
+    let mut sets = vec![RuleOptions::parse(&config.rules)?];
+    if let Some(vs) = &config.vs_rules {
+        sets.push(RuleOptions::parse(vs)?);
+    }
+    for s in &sets {
+        variant.open(None, s)?;
+    }
+    let mut tasks = Vec::new();
+    for index in 0..config.games {
+        if in_shard(index, shard.0, shard.1) {
+            for set in 0..sets.len() {
+                tasks.push((set as u8, index));
+            }
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let out: Mutex<Vec<Result<GameData, VariantError>>> = Mutex::new(Vec::new());
+    let tasks = Arc::new(tasks);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&(set, index)) = tasks.get(i) else {
+                    break;
+                };
+                let r = play_one(config, &variant, &sets[set as usize], set, index);
+                if let Ok(g) = &r {
+                    on_game(g);
+                }
+                let failed = r.is_err();
+                if let Ok(mut o) = out.lock() {
+                    o.push(r);
+                }
+                if failed {
+                    next.store(tasks.len(), Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    let results = out
+        .into_inner()
+        .map_err(|_| VariantError::Other("a study thread panicked".into()))?;
+    let mut games = Vec::new();
+    for r in results {
+        games.push(r?);
+    }
+    games.sort_by_key(|g| (g.set, g.index));
+    Ok(games)
+}

@@ -1,0 +1,178 @@
+//! Whole studies, tiny: shards merged equal one run with the same seed; the report's files.
+
+use menagerie_lab::report;
+use menagerie_lab::run::{self, GameData, StudyConfig};
+use std::path::PathBuf;
+
+fn tiny() -> StudyConfig {
+    StudyConfig {
+        variant: "chess".into(),
+        rules: Vec::new(),
+        vs_rules: None,
+        games: 6,
+        nodes: Some(200),
+        movetime: None,
+        seed: 7,
+        openings: 2,
+        max_plies: 24,
+    }
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("menagerie-lab-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn shards_merged_equal_one_run() {
+    let config = tiny();
+    let whole = run::run(&config, (1, 1), 2, &|_| {}).expect("the whole study");
+    assert_eq!(whole.len(), 6);
+    assert_eq!(
+        whole.iter().map(|g| g.index).collect::<Vec<_>>(),
+        vec![0, 1, 2, 3, 4, 5]
+    );
+    // Both games of a pair share the opening and the seed.
+    assert_eq!(whole[0].opening, whole[1].opening);
+    assert_eq!(whole[0].seed, whole[1].seed);
+    assert_ne!(whole[0].seed, whole[2].seed);
+    assert_eq!(whole[0].opening.len(), 2);
+    assert!(whole
+        .iter()
+        .all(|g| g.plies <= 24 && g.material.len() == g.plies + 1 && g.mobility.len() == g.plies));
+
+    let (d1, d2, merged) = (dir("s1"), dir("s2"), dir("merged"));
+    let one = run::run(&config, (1, 2), 1, &|_| {}).expect("shard 1");
+    let two = run::run(&config, (2, 2), 1, &|_| {}).expect("shard 2");
+    assert_eq!(
+        one.iter().map(|g| g.index).collect::<Vec<_>>(),
+        vec![0, 1, 4, 5]
+    );
+    assert_eq!(two.iter().map(|g| g.index).collect::<Vec<_>>(), vec![2, 3]);
+    report::write_all(&d1, &config, &one).expect("report 1");
+    report::write_all(&d2, &config, &two).expect("report 2");
+    let rep = menagerie_lab::cli::merge(&[d1.clone(), d2.clone()], &merged).expect("merge");
+    assert_eq!(rep, report::report(&config, &whole));
+    let text = std::fs::read_to_string(merged.join("games.jsonl")).expect("merged games");
+    let (c, games) = report::read_jsonl(&text, "merged").expect("read back");
+    assert_eq!(c, config);
+    assert_eq!(games, whole);
+    for f in [
+        "index.html",
+        "results.json",
+        "games.csv",
+        "games.pgn",
+        "results.svg",
+        "lengths.svg",
+        "material.svg",
+        "mobility.svg",
+        "pieces.svg",
+    ] {
+        assert!(merged.join(f).is_file(), "{f}");
+    }
+    let html = std::fs::read_to_string(merged.join("index.html")).expect("page");
+    assert!(html.contains("<svg") && !html.contains("<script"));
+    let csv = std::fs::read_to_string(merged.join("games.csv")).expect("csv");
+    assert_eq!(csv.lines().count(), 7);
+    // A shard of another study is refused.
+    let other = StudyConfig {
+        seed: 8,
+        ..config.clone()
+    };
+    report::write_all(&d2, &other, &two).expect("report 2 again");
+    let err = menagerie_lab::cli::merge(&[d1.clone(), d2.clone()], &merged).unwrap_err();
+    assert!(err.contains("not the same study"), "{err}");
+    for d in [d1, d2, merged] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+fn game(set: u8, index: u32, result: &str, termination: &str, plies: usize) -> GameData {
+    let (w, b) = match result {
+        "1-0" => (1.0, 0.0),
+        "0-1" => (0.0, 1.0),
+        _ => (0.5, 0.5),
+    };
+    GameData {
+        set,
+        index,
+        seed: 0,
+        opening: Vec::new(),
+        result: result.into(),
+        termination: termination.into(),
+        white_points: w,
+        black_points: b,
+        plies,
+        material: vec![0; plies + 1],
+        mobility: vec![20; plies],
+        samples: Vec::new(),
+        record: String::new(),
+    }
+}
+
+#[test]
+fn report_of_a_synthetic_study() {
+    // A: 10 wins, 5 draws, 5 losses for White; B: 5 wins, 5 draws, 10 losses.
+    let mut games = Vec::new();
+    for i in 0..20u32 {
+        let r = if i < 10 {
+            "1-0"
+        } else if i < 15 {
+            "1/2-1/2"
+        } else {
+            "0-1"
+        };
+        let t = if !(10..15).contains(&i) {
+            "checkmate"
+        } else {
+            "stalemate"
+        };
+        games.push(game(0, i, r, t, 40 + i as usize));
+        let r = if i < 5 {
+            "1-0"
+        } else if i < 10 {
+            "1/2-1/2"
+        } else {
+            "0-1"
+        };
+        games.push(game(1, i, r, "checkmate", 60 + i as usize));
+    }
+    games.sort_by_key(|g| (g.set, g.index));
+    let config = StudyConfig {
+        vs_rules: Some(vec!["x=y".into()]),
+        games: 20,
+        ..tiny()
+    };
+    let rep = report::report(&config, &games);
+    let (a, b) = (&rep.sets[0], &rep.sets[1]);
+    assert_eq!((a.white_wins, a.draws, a.black_wins), (10, 5, 5));
+    let s = a.white_score.expect("score");
+    assert!(
+        (s.value - 0.625).abs() < 1e-12
+            && (s.lo - 0.443_306).abs() < 1e-6
+            && (s.hi - 0.806_694).abs() < 1e-6
+    );
+    assert!((a.white_elo.0.expect("elo") - 88.739_500).abs() < 1e-5);
+    let d = a.draw_rate.expect("draws");
+    assert!((d.lo - 0.111_862).abs() < 1e-6 && (d.hi - 0.468_701).abs() < 1e-6);
+    assert_eq!(
+        a.endings
+            .iter()
+            .map(|e| (e.code.as_str(), e.count, e.white_points))
+            .collect::<Vec<_>>(),
+        vec![("checkmate", 15, 10.0), ("stalemate", 5, 2.5)]
+    );
+    assert_eq!(a.plies_quartiles, Some((44.75, 49.5, 54.25)));
+    assert_eq!(a.mobility_by_ply.first(), Some(&(0, 20.0, 20.0, 20.0)));
+    let c = rep.comparison.as_ref().expect("comparison");
+    let t = c.white_score.expect("score test");
+    assert!((t.z - 1.581_139).abs() < 1e-6 && (t.p - 0.113_846).abs() < 1e-5);
+    // Every A game is shorter than every B game: U = 0.
+    let l = c.length.expect("length test");
+    assert!(l.z < -5.0 && l.significant());
+    assert_eq!(b.white_wins, 5);
+    let plots = menagerie_lab::plots::all(&rep).expect("plots");
+    assert_eq!(plots.len(), 5);
+    assert!(plots.iter().all(|(_, svg)| svg.contains("<svg")));
+}
