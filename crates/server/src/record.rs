@@ -3,6 +3,7 @@
 use crate::app::{ApiError, App, Live, NewGame, Player};
 use crate::games::{self, color_word, Viewer};
 use menagerie_core::Color;
+use menagerie_play::record::Record;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -56,7 +57,7 @@ pub fn write(live: &Live, viewer: Viewer) -> String {
     }
     out.push('\n');
     let texts: Vec<String> = if full {
-        replayable(live)
+        menagerie_play::record::movetext(live.game.as_ref())
     } else {
         games::moves_seen(g, viewer)
             .into_iter()
@@ -92,93 +93,14 @@ pub fn write(live: &Live, viewer: Viewer) -> String {
     out
 }
 
-/// The turns in human text where that text reads back as the same turn, else canonical.
-fn replayable(live: &Live) -> Vec<String> {
-    let g = live.game.as_ref();
-    let history = g.history();
-    let Ok(mut replay) = games::open(g.variant(), live.row.start_fen.as_deref(), &live.rules)
-    else {
-        return history.into_iter().map(|(c, _)| c).collect();
-    };
-    let mut out = Vec::new();
-    for (c, h) in history {
-        let mut trial = replay.fork();
-        let same = matches!(trial.push(&h), Ok((back, _)) if back == c);
-        out.push(if same && !h.contains(' ') {
-            h
-        } else {
-            c.clone()
-        });
-        if replay.push(&c).is_err() {
-            break;
-        }
-    }
-    out
-}
-
-/// A record read from text.
-#[derive(Debug, Default)]
-struct Parsed {
-    tags: Vec<(String, String)>,
-    moves: Vec<(String, usize)>,
-}
-
-impl Parsed {
-    fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-fn parse(text: &str) -> Result<Parsed, ApiError> {
-    let mut rec = Parsed::default();
-    let mut in_comment = false;
-    for (i, raw) in text.lines().enumerate() {
-        let lineno = i + 1;
-        let line = raw.trim();
-        if !in_comment && line.starts_with('[') {
-            let inner = line
-                .strip_prefix('[')
-                .and_then(|l| l.strip_suffix(']'))
-                .and_then(|l| l.split_once(' '))
-                .and_then(|(k, v)| {
-                    v.trim()
-                        .strip_prefix('"')
-                        .and_then(|v| v.strip_suffix('"'))
-                        .map(|v| (k.to_string(), v.to_string()))
-                });
-            match inner {
-                Some(t) => rec.tags.push(t),
-                None => {
-                    return Err(ApiError::bad(format!(
-                        "record line {lineno}: a tag must look like [Name \"value\"]"
-                    )))
-                }
-            }
-            continue;
-        }
-        for tok in line.split_whitespace() {
-            if in_comment {
-                in_comment = !tok.ends_with('}');
-                continue;
-            }
-            if tok.starts_with('{') {
-                in_comment = !tok.ends_with('}');
-                continue;
-            }
-            if matches!(tok, "1-0" | "0-1" | "1/2-1/2" | "*") {
-                continue;
-            }
-            let tok = if tok.contains('.') && tok.starts_with(|c: char| c.is_ascii_digit()) {
-                tok.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
-            } else {
-                tok
-            };
-            if !tok.is_empty() {
-                rec.moves.push((tok.replace('_', " "), lineno));
-            }
+/// Reads a record with the play library's reader (the one format every front end shares);
+/// a turn the server wrote as a viewer's human text has its spaces as `_`.
+fn parse(text: &str) -> Result<Record, ApiError> {
+    let mut rec = menagerie_play::record::parse(text, "the record")
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    for (mv, _) in &mut rec.moves {
+        if mv.contains('_') {
+            *mv = mv.replace('_', " ");
         }
     }
     Ok(rec)
