@@ -131,6 +131,8 @@ impl Session {
             std::thread::sleep(Duration::from_millis(2));
         }
         if !job.finished() {
+            // Still running: kept, so a later call can stop it.
+            self.job = Some(job);
             return;
         }
         match job {
@@ -249,6 +251,9 @@ impl Session {
     }
 }
 
+/// How long a command that arrives during a limited search waits for it to end by itself.
+const STRAY_PATIENCE: Duration = Duration::from_secs(5);
+
 /// How long `quit` waits for a search to answer its `bestmove`.
 const QUIT_PATIENCE: Duration = Duration::from_secs(2);
 
@@ -286,10 +291,12 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some(&cmd) = words.first() else { continue };
         // Any command but `isready`/`stop` waits for a running search first: a GUI sends
-        // them only after `bestmove`. A stray one stops an infinite search and waits for a
-        // limited one to end by its limits.
+        // them only after `bestmove`. A stray one stops an infinite search, and waits for a
+        // limited one to end by its limits for a while, then stops it too (a clock of days
+        // must not hold the session).
         if !matches!(cmd, "isready" | "stop" | "quit") {
-            s.halt(Duration::MAX, false);
+            s.halt(STRAY_PATIENCE, false);
+            s.halt(QUIT_PATIENCE, true);
         }
         match cmd {
             "uci" => {
