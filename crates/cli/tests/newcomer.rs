@@ -63,21 +63,7 @@ fn records_saved_by_play_load_back_in_little_cheops_and_imperial() {
 
 /// Runs `play` in `dir` (so that the record's name in the output is the same).
 fn play_in(dir: &std::path::Path, args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("a pipe")
-        .write_all(input.as_bytes())
-        .expect("the program reads");
-    let o = child.wait_with_output().expect("the program ends");
+    let o = common::with_input_in(Some(dir), args, input);
     assert!(o.status.success(), "{}", stderr(&o));
     stdout(&o)
 }

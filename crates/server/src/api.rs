@@ -311,6 +311,17 @@ pub async fn offer_draw(
     ok_state(&live, me)
 }
 
+/// Refuses unless the opponent of `me` has offered a draw (to `verb`: accept, decline).
+fn opponents_draw_offer(live: &Live, me: Color, verb: &str) -> Result<(), ApiError> {
+    if live.draw_offer == Some(me.other()) {
+        Ok(())
+    } else {
+        Err(ApiError::conflict(format!(
+            "there is no draw offer from your opponent to {verb}"
+        )))
+    }
+}
+
 /// `POST /api/games/{id}/accept-draw`.
 pub async fn accept_draw(
     State(app): AppState,
@@ -320,11 +331,7 @@ pub async fn accept_draw(
     let (me, h) = acting(&app, &headers, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
-    if live.draw_offer != Some(me.other()) {
-        return Err(ApiError::conflict(
-            "there is no draw offer from your opponent to accept",
-        ));
-    }
+    opponents_draw_offer(&live, me, "accept")?;
     let o = games::external_outcome("agreement", None);
     app.end(&h, &mut live, o, "agreement").await?;
     ok_state(&live, me)
@@ -339,11 +346,7 @@ pub async fn decline_draw(
     let (me, h) = acting(&app, &headers, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
-    if live.draw_offer != Some(me.other()) {
-        return Err(ApiError::conflict(
-            "there is no draw offer from your opponent to decline",
-        ));
-    }
+    opponents_draw_offer(&live, me, "decline")?;
     let ev = json!({"type": "draw-decline", "color": color_word(me)});
     app.commit(&h, &mut live, vec![ev]).await?;
     ok_state(&live, me)

@@ -14,7 +14,16 @@ pub fn menagerie(args: &[&str]) -> Output {
 
 /// Runs `menagerie args` with `input` on stdin.
 pub fn with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
+    with_input_in(None, args, input)
+}
+
+/// Runs `menagerie args` with `input` on stdin, in folder `dir` when given.
+pub fn with_input_in(dir: Option<&std::path::Path>, args: &[&str], input: &str) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_menagerie"));
+    if let Some(dir) = dir {
+        command.current_dir(dir);
+    }
+    let mut child = command
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
