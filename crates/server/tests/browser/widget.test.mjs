@@ -211,11 +211,12 @@ test('a 360-pixel phone: no horizontal scrolling on any page', async () => {
 test('touch: tapping enters a move, with confirmation when asked for', async () => {
   const page = await open('/game/chess-promo', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
   await page.check('#confirm-moves');
+  const n = mock.log.length;
   await page.locator('[data-square="e1"]').tap();
   await page.locator('[data-square="e2"]').tap();
   await page.waitForSelector('#confirm-bar:not([hidden])');
-  const n = mock.log.length;
-  assert.equal(mock.log.length, n);
+  assert.equal((await page.textContent('#confirm-bar span')).trim(), 'Play Ke2?');
+  assert.equal(mock.log.length, n, 'nothing is sent before the confirmation');
   await page.locator('#confirm-yes').tap();
   await page.waitForFunction(() => document.querySelector('#moves').textContent.includes('Ke2'));
   assert.equal(lastMove(), 'e1e2');
