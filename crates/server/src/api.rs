@@ -358,7 +358,9 @@ pub struct ClaimBody {
     claim: String,
 }
 
-/// `POST /api/games/{id}/claim`: one of the rulebook's claims the state lists.
+/// `POST /api/games/{id}/claim`: one of the claims the state lists for this seat. A choice
+/// at a repetition (R36) is played as the turn it is; a rulebook claim (the fifty-round
+/// challenge, R38) is an event and its count starts.
 pub async fn claim(
     State(app): AppState,
     Path(id): Path<String>,
@@ -368,26 +370,29 @@ pub async fn claim(
     let (me, h) = acting(&app, &headers, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
-    if live.game.turn() != me {
-        return Err(ApiError::conflict("a claim is made on your own turn"));
-    }
-    let offered = games::claims(live.game.as_ref());
-    if !offered.contains(&b.claim) {
+    let offered = games::claims(live.game.as_ref(), Viewer::Player(me));
+    let wanted = b.claim.trim();
+    let Some(found) = offered
+        .iter()
+        .find(|c| c.code.eq_ignore_ascii_case(wanted))
+        .cloned()
+    else {
+        let shown: String = wanted.chars().take(40).collect();
         return Err(ApiError::bad(if offered.is_empty() {
-            format!(
-                "'{}' cannot be claimed: the rules offer no claim in this position",
-                b.claim
-            )
+            format!("'{shown}' cannot be claimed: the rules offer you no claim now")
         } else {
+            let codes: Vec<&str> = offered.iter().map(|c| c.code.as_str()).collect();
             format!(
-                "'{}' cannot be claimed here; the rules offer {}",
-                b.claim,
-                offered.join(", ")
+                "'{shown}' cannot be claimed now; the rules offer you {}",
+                codes.join(", ")
             )
         }));
+    };
+    if found.by.is_some() {
+        app.play_turn(&h, &mut live, me, &found.code).await?;
+    } else {
+        app.make_claim(&h, &mut live, me, &found).await?;
     }
-    let o = games::external_outcome(&b.claim, None);
-    app.end(&h, &mut live, o, "claim").await?;
     ok_state(&live, me)
 }
 
@@ -567,8 +572,10 @@ pub async fn analysis(
 ) -> Result<Response, ApiError> {
     let rules = games::rule_options(&b.rules)?;
     let mut game = games::open(&b.variant, b.fen.as_deref(), &rules)?;
-    if b.moves.len() > 1000 {
-        return Err(ApiError::bad("at most 1000 moves may follow the position"));
+    if b.moves.len() > MAX_POSITION_MOVES {
+        return Err(ApiError::bad(format!(
+            "at most {MAX_POSITION_MOVES} moves may follow the position"
+        )));
     }
     for m in &b.moves {
         game.push(m).map_err(|e| ApiError::bad(e.to_string()))?;
@@ -613,6 +620,76 @@ pub async fn analysis(
         HeaderValue::from_static("application/x-ndjson"),
     );
     Ok(no_store(r))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PositionBody {
+    variant: String,
+    #[serde(default)]
+    fen: Option<String>,
+    #[serde(default)]
+    rules: BTreeMap<String, Value>,
+    #[serde(default)]
+    moves: Vec<String>,
+}
+
+/// The most turns `POST /api/position` and `POST /api/analysis` replay.
+pub const MAX_POSITION_MOVES: usize = 1000;
+/// The longest position string accepted.
+pub const MAX_FEN: usize = 4096;
+
+/// `POST /api/position`: a position and the turns after it, checked and described; creates
+/// nothing.
+pub async fn position(JsonBody(b): JsonBody<PositionBody>) -> Result<Response, ApiError> {
+    if b.fen.as_ref().is_some_and(|f| f.len() > MAX_FEN) {
+        return Err(ApiError::bad(format!(
+            "the position string is longer than {MAX_FEN} characters"
+        )));
+    }
+    if b.moves.len() > MAX_POSITION_MOVES {
+        return Err(ApiError::bad(format!(
+            "at most {MAX_POSITION_MOVES} moves may follow the position"
+        )));
+    }
+    let rules = games::rule_options(&b.rules)?;
+    let mut game = games::open(&b.variant, b.fen.as_deref(), &rules)?;
+    for (i, m) in b.moves.iter().enumerate() {
+        if m.len() > 256 {
+            return Err(ApiError::bad(format!(
+                "move {} is longer than 256 characters",
+                i + 1
+            )));
+        }
+        game.push(m)
+            .map_err(|e| ApiError::bad(format!("move {} ('{m}') is not legal: {e}", i + 1)))?;
+    }
+    Ok(axum::Json(games::position_json(game.as_ref(), &b.rules)).into_response())
+}
+
+/// `GET /api/games/{id}/at/{ply}`: the position after `ply` turns, as the caller may see it.
+pub async fn at_ply(
+    State(app): AppState,
+    Path((id, ply)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let viewer = viewer_of(&app, &headers, &id).await?;
+    let h = app.handle(&id).await?;
+    let live = h.live.lock().await;
+    let turns = live.game.ply();
+    let Ok(ply) = ply.parse::<usize>() else {
+        return Err(ApiError::bad(format!(
+            "a ply is a whole number from 0 to {turns} (the turns played)"
+        )));
+    };
+    if ply > turns {
+        return Err(ApiError::not_found(format!(
+            "there is no ply {ply}: the game has {turns} turns so far"
+        )));
+    }
+    Ok(no_store(
+        axum::Json(games::at_ply_json(live.game.as_ref(), viewer, ply)).into_response(),
+    ))
 }
 
 /// `GET /play/{token}`: puts the seat's token in a cookie and opens the game page.

@@ -149,6 +149,13 @@ impl Live {
                 self.draw_offer = None;
                 self.takeback_request = None;
             }
+            "claim" => {
+                let code = ev["code"].as_str().unwrap_or("");
+                let by = color.ok_or_else(|| format!("stored claim '{code}' names no player"))?;
+                self.game
+                    .claim_by(by, code)
+                    .map_err(|e| format!("stored claim '{code}' cannot be replayed: {e}"))?;
+            }
             "draw-offer" => self.draw_offer = color,
             "draw-decline" => self.draw_offer = None,
             "takeback-request" => self.takeback_request = color,
@@ -209,7 +216,7 @@ impl Live {
             "you": viewer.word(),
             "draw_offer": self.draw_offer.map(color_word),
             "takeback_request": self.takeback_request.map(color_word),
-            "claims": if may_move && outcome.is_none() { games::claims(g) } else { Vec::new() },
+            "claims": if outcome.is_none() { games::claims_json(&games::claims(g, viewer)) } else { Vec::new() },
             "clock": null,
         })
     }
@@ -487,6 +494,31 @@ impl App {
             "type": "turn", "color": color_word(mover), "ply": ply,
             "canonical": canonical, "human": human,
             "seen": games::last_turn_seen(trial.as_ref()),
+        })];
+        if let Some(o) = trial.outcome() {
+            let mut end = games::outcome_json(&o);
+            end["type"] = json!("end");
+            end["by"] = json!("board");
+            events.push(end);
+        }
+        self.commit(h, live, events).await
+    }
+
+    /// `by` makes a rulebook claim that is not a turn (the fifty-round challenge): an event
+    /// `{"type":"claim","color","code","sentence"}`, then `end` if it ends the game at once.
+    pub async fn make_claim(
+        self: &Arc<Self>,
+        h: &Arc<Handle>,
+        live: &mut Live,
+        by: Color,
+        claim: &menagerie_core::Claim,
+    ) -> Result<(), ApiError> {
+        let mut trial = live.game.fork();
+        trial
+            .claim_by(by, &claim.code)
+            .map_err(|e| ApiError::bad(e.to_string()))?;
+        let mut events = vec![json!({
+            "type": "claim", "color": color_word(by), "code": claim.code, "sentence": claim.sentence,
         })];
         if let Some(o) = trial.outcome() {
             let mut end = games::outcome_json(&o);

@@ -72,6 +72,8 @@ pub fn router(app: Arc<app::App>) -> Router {
         .route("/api/games/{id}/claim", post(api::claim))
         .route("/api/games/{id}/takeback", post(api::takeback))
         .route("/api/games/{id}/record", get(api::get_record))
+        .route("/api/games/{id}/at/{ply}", get(api::at_ply))
+        .route("/api/position", post(api::position))
         .route("/api/games/{id}/ws", get(api::websocket))
         .route("/api/analysis", post(api::analysis))
         .route("/api/rules/{variant}", get(api::rules_text))

@@ -39,6 +39,27 @@ pub async fn start() -> Server {
     }
 }
 
+/// A server on the SQLite database in the folder `data` (two servers on one folder: a
+/// restart, the second replaying every game from the database).
+pub async fn start_in(data: &std::path::Path) -> Server {
+    let args = menagerie_server::ServeArgs {
+        port: 0,
+        bind: "127.0.0.1".into(),
+        database: None,
+        data: data.to_path_buf(),
+        engine_threads: Some(1),
+    };
+    let running = menagerie_server::start(&args)
+        .await
+        .expect("the server starts");
+    Server {
+        base: format!("http://{}", running.addr),
+        addr: running.addr,
+        client: reqwest::Client::new(),
+        _dir: tempfile::tempdir().expect("a temporary folder"),
+    }
+}
+
 pub struct Created {
     pub id: String,
     pub white: Option<String>,
