@@ -362,7 +362,11 @@ test('takeback, draw offer and the record between two players', async () => {
   await a.waitForSelector('#accept-draw');
   await a.click('#accept-draw');
   await waitUntil(b, () => !document.querySelector('#banner').hidden);
-  assert.match(await b.textContent('#banner'), /Draw/);
+  for (const p of [a, b]) {
+    await waitUntil(p, () => !document.querySelector('#banner').hidden);
+    assert.equal(await p.textContent('#banner-head'), 'Draw (1/2-1/2)');
+    assert.equal(await p.textContent('#banner-rule'), 'Draw by agreement.');
+  }
   // the record downloads
   const [download] = await Promise.all([a.waitForEvent('download'), a.click('#record-link')]);
   assert.ok(download.suggestedFilename().startsWith('menagerie-'));

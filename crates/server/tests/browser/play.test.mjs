@@ -285,6 +285,7 @@ test('rematch against the engine: a new game at once, colours swapped', async (t
   await page.click('#resign');
   await waitUntil(page, () => !document.querySelector('#banner').hidden);
   assert.equal(await page.textContent('#banner-head'), 'Black wins (0-1)');
+  assert.equal(await page.textContent('#banner-rule'), 'Black wins by resignation.');
   await page.click('#rematch');
   await page.waitForURL((u) => u.pathname.startsWith('/game/') && !u.pathname.endsWith(first));
   await page.waitForSelector('svg.board [data-square]');
