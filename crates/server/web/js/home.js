@@ -80,7 +80,7 @@ async function main() {
       <fieldset id="rule-options"><legend>Rule options</legend></fieldset>
       <fieldset><legend>Clock</legend>
         <label><input type="checkbox" name="clock" id="clock"> play with a clock:</label>
-        <label><input type="number" name="minutes" id="minutes" min="0.25" max="180" step="0.25" value="10"> minutes</label>
+        <label><input type="number" name="minutes" id="minutes" min="0.17" max="180" step="any" value="10"> minutes</label>
         <label>+ <input type="number" name="increment" id="increment" min="0" max="60" value="5"> seconds a turn</label>
       </fieldset>
       <button type="submit" class="primary" id="start">Start</button>
