@@ -441,6 +441,8 @@ function render() {
   const seat = state.you === 'white' || state.you === 'black' || local.mode === 'local';
   $('#move-form').hidden = !seat || !!state.outcome;
   $('#controls').hidden = !seat;
+  // once the game is over only the rematch is left
+  for (const b of ['#resign', '#offer-draw', '#takeback']) $(b).hidden = !!state.outcome;
   $('#resign').disabled = !!state.outcome;
   $('#offer-draw').disabled = !!state.outcome || (state.draw_offer && state.draw_offer === state.you);
   $('#takeback').disabled = !!state.outcome || !(state.moves || []).length;
