@@ -448,7 +448,7 @@ function render() {
   $('#takeback').disabled = !!state.outcome || !(state.moves || []).length;
   const offer = state.outcome ? state.rematch_offer ?? rematchOffer : null;
   const mine = offer && (offer === state.you || local.mode === 'local');
-  $('#rematch').hidden = !state.outcome || !!offer;
+  $('#rematch').hidden = !state.outcome || !!offer || !!(state.rematch && state.rematch.game) || !!rematchGame;
   const offers = $('#offers');
   const parts = [];
   if (!state.outcome && state.draw_offer && state.draw_offer !== state.you && seat) {
@@ -469,8 +469,11 @@ function render() {
   } else if (offer && seat) {
     parts.push('<div class="offer" id="rematch-offer">Rematch offered; waiting for the opponent.</div>');
   }
-  if (rematchGame && !rematchGame.url) {
-    parts.push(`<div class="offer" id="rematch-link">A rematch has started: <a href="/game/${encodeURIComponent(rematchGame.game)}">watch it</a>.</div>`);
+  // the state's `rematch` (a reload after it started) or the event's
+  const next = (state.rematch && state.rematch.game ? state.rematch : null) || rematchGame;
+  if (next) {
+    const href = next.url || `/game/${encodeURIComponent(next.game)}`;
+    parts.push(`<div class="offer" id="rematch-link">The rematch has started: <a href="${esc(href)}">${next.url ? 'play it' : 'watch it'}</a>.</div>`);
   }
   offers.innerHTML = parts.join('');
   const ad = offers.querySelector('#accept-draw');
