@@ -238,7 +238,11 @@ async function rematch() {
   if (!state) return;
   showReason('');
   try {
-    const r = await api('POST', `/api/games/${encodeURIComponent(id)}/rematch`, {}, actingToken());
+    // at one screen both seats are ours: White's token acts and Black's shows the server we hold it
+    const local2 = local.mode === 'local' && tokenFor('white') && tokenFor('black');
+    const r = local2
+      ? await api('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { opponent: tokenFor('black') }, tokenFor('white'))
+      : await api('POST', `/api/games/${encodeURIComponent(id)}/rematch`, {}, actingToken());
     if (r && r.id && r.seats) openRematch(r);
     else if (r && r.version !== undefined) {
       rematchOffer = r.rematch_offer ?? state.you;
