@@ -239,6 +239,18 @@ test('the analysis board plays moves through /api/position and creates no game',
   await page.waitForSelector('svg.board [data-square]');
   await waitUntil(page, () => document.querySelectorAll('#moves .mv').length === 1);
   assert.equal(await pieceOn(page, 'e4'), 'white:pawn');
+  // rule options go with the position
+  const bodies = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/position')) bodies.push(JSON.parse(r.postData()));
+  });
+  await page.goto(server.url + '/analysis?variant=vyrt');
+  await page.waitForSelector('svg.board [data-square]');
+  assert.deepEqual(await page.locator('#rule-options select').evaluateAll((l) => l.map((e) => `${e.dataset.rule}=${e.value}`)), ['double-step-any-unmoved=off', 'reversed-back-pawns=off']);
+  await page.selectOption('[data-rule="double-step-any-unmoved"]', 'on');
+  await page.click('#pos-form button[type="submit"]');
+  await waitUntil(page, () => location.search.includes('rule.double-step-any-unmoved=on'));
+  assert.deepEqual(bodies[bodies.length - 1].rules, { 'double-step-any-unmoved': 'on', 'reversed-back-pawns': 'off' });
   const afterList = await call(server.url, 'GET', '/api/games');
   assert.deepEqual(afterList.data, before.data, 'GET /api/games is unchanged');
   assert.ok(!posts.includes('/api/games'), `the page created no game (${posts.join(', ')})`);

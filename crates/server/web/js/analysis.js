@@ -10,7 +10,7 @@ document.getElementById('top').innerHTML = header('analysis');
 const params = new URLSearchParams(location.search);
 
 let list = [];
-let setup = { variant: null, fen: '' }; // the position set up ('' = the start)
+let setup = { variant: null, fen: '', rules: {} }; // the position set up ('' = the start) and its rule options
 let moves = []; // canonical texts of the turns played since
 let state = null; // the last answer of POST /api/position
 let running = null; // AbortController of the running analysis
@@ -30,6 +30,7 @@ app.innerHTML = `
     <aside class="side-col">
       <form class="pos-form" id="pos-form">
         <div class="row"><label>Game <select name="variant" id="variant"></select></label></div>
+        <div class="row" id="rule-options"></div>
         <label>Position string <input name="fen" id="fen" placeholder="empty: the start position" spellcheck="false" autocapitalize="off"></label>
         <div class="row"><button type="submit" class="primary">Set up</button> <button type="button" id="start-pos">Start position</button></div>
       </form>
@@ -63,7 +64,7 @@ function reason(t) {
 
 /** The position after `list` from the setup; throws the server's sentence for an illegal move. */
 function position(list) {
-  const body = { variant: setup.variant, moves: list };
+  const body = { variant: setup.variant, moves: list, rules: setup.rules };
   if (setup.fen) body.fen = setup.fen;
   return api('POST', '/api/position', body);
 }
@@ -83,6 +84,7 @@ function render() {
   $('#undo').disabled = moves.length === 0;
   const q = new URLSearchParams({ variant: state.variant });
   if (setup.fen) q.set('fen', setup.fen);
+  for (const [k, v] of Object.entries(setup.rules)) q.set(`rule.${k}`, v);
   if (moves.length) q.set('moves', moves.join(' '));
   history.replaceState(null, '', `/analysis?${q}`);
 }
@@ -97,7 +99,7 @@ async function load(list) {
 async function setUp(variant, fen, list = []) {
   reason('');
   stop();
-  setup = { variant, fen: fen || '' };
+  setup = { variant, fen: fen || '', rules: readRules() };
   $('#lines').innerHTML = '';
   try {
     await load(list);
@@ -105,7 +107,7 @@ async function setUp(variant, fen, list = []) {
     reason(e.message);
     if (list.length) return setUp(variant, fen, []);
     if (!state || state.variant !== variant) {
-      setup = { variant, fen: '' };
+      setup = { variant, fen: '', rules: setup.rules };
       try {
         await load([]);
       } catch {
@@ -181,7 +183,7 @@ async function analyse() {
   lines.innerHTML = '<div class="line muted">thinking…</div>';
   try {
     const multipv = Number($('#multipv').value) || 1;
-    const body = { variant: state.variant, moves, limits: { depth: Number($('#depth').value) || 12 } };
+    const body = { variant: state.variant, rules: setup.rules, moves, limits: { depth: Number($('#depth').value) || 12 } };
     if (setup.fen) body.fen = setup.fen;
     if (multipv > 1) body.multipv = multipv;
     const res = await fetch('/api/analysis', {
@@ -231,6 +233,25 @@ async function analyse() {
 $('#go').addEventListener('click', analyse);
 $('#stop').addEventListener('click', stop);
 
+/** The rule options of the chosen game as selects (values from the address when given). */
+function showRules(variant, given = {}) {
+  const v = list.find((x) => x.id === variant);
+  const opts = (v && Array.isArray(v.options) && v.options) || [];
+  $('#rule-options').innerHTML = opts
+    .map((o) => {
+      const cur = given[o.name] ?? o.default;
+      const values = (o.values || []).map((x) => `<option${String(x) === String(cur) ? ' selected' : ''}>${esc(x)}</option>`).join('');
+      return `<label title="${esc(o.help || '')}">${esc(o.name)} <select data-rule="${esc(o.name)}">${values}</select></label>`;
+    })
+    .join('');
+}
+
+function readRules() {
+  const rules = {};
+  for (const el of app.querySelectorAll('[data-rule]')) rules[el.dataset.rule] = el.value;
+  return rules;
+}
+
 async function main() {
   try {
     list = await variants();
@@ -242,7 +263,13 @@ async function main() {
   sel.innerHTML = list.map((v) => `<option value="${esc(v.id)}">${esc(v.name || v.id)}</option>`).join('');
   const v = params.get('variant') || (list[0] && list[0].id);
   sel.value = v;
-  sel.addEventListener('change', () => setUp(sel.value, ''));
+  const givenRules = {};
+  for (const [k, val] of params) if (k.startsWith('rule.')) givenRules[k.slice(5)] = val;
+  showRules(v, givenRules);
+  sel.addEventListener('change', () => {
+    showRules(sel.value);
+    setUp(sel.value, '');
+  });
   const given = (params.get('moves') || '').split(/\s+/).filter(Boolean);
   await setUp(v, params.get('fen') || '', given);
 }
