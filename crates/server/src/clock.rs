@@ -149,9 +149,17 @@ mod tests {
             increment_ms: 2_000,
         };
         let mut c = Clock::new(spec);
-        assert_eq!(c.left(Color::White, 5_000), 60_000, "the first turn is untimed");
+        assert_eq!(
+            c.left(Color::White, 5_000),
+            60_000,
+            "the first turn is untimed"
+        );
         c.turn(Color::White, 1_000, Some(Color::Black));
-        assert_eq!(c.left(Color::White, 1_000), 60_000, "no increment when untimed");
+        assert_eq!(
+            c.left(Color::White, 1_000),
+            60_000,
+            "no increment when untimed"
+        );
         assert_eq!(c.left(Color::Black, 4_000), 57_000);
         c.turn(Color::Black, 11_000, Some(Color::White));
         assert_eq!(c.left(Color::Black, 20_000), 52_000);

@@ -337,9 +337,17 @@ pub fn at_ply_json(game: &dyn AnyGame, viewer: Viewer, ply: usize) -> Value {
     })
 }
 
-/// The search limits of an engine level (1 weakest .. 10 strongest).
+/// The engine levels a seat may ask for (`engine:LEVEL`); Contract B's levels of the library.
+pub const LEVELS: std::ops::RangeInclusive<u32> = 1..=8;
+
+/// Whether `level` is one of [`LEVELS`]: the one check `engine:LEVEL` goes through.
+pub fn level_exists(level: u32) -> bool {
+    LEVELS.contains(&level)
+}
+
+/// The search limits of an engine level (1 weakest .. 8 strongest).
 pub fn level_limits(level: u32) -> Limits {
-    let level = level.clamp(1, 10);
+    let level = level.clamp(*LEVELS.start(), *LEVELS.end());
     Limits {
         depth: Some(level + 1),
         nodes: Some(20_000u64 << level.min(10)),

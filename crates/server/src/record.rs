@@ -149,6 +149,7 @@ pub async fn import(
     app: &Arc<App>,
     text: &str,
     players: [Player; 2],
+    client: Option<std::net::IpAddr>,
 ) -> Result<(String, Vec<(Color, String)>, String), ApiError> {
     let rec = parse(text)?;
     let variant = rec
@@ -234,6 +235,9 @@ pub async fn import(
             fen,
             rules,
             players,
+            clock: None,
+            seat_hashes: [None, None],
+            client,
         })
         .await?;
     if !events.is_empty() {

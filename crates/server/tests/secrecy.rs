@@ -128,7 +128,14 @@ async fn positions_at_a_ply_keep_the_appointment_sealed() {
                 assert_eq!(st, 200, "{v}");
                 assert_eq!(v["ply"], ply);
                 let text = v.to_string().replace(&g.id, "GAME");
-                assert!(!text.contains(square), "ply {ply}: {text}");
+                assert!(
+                    !text.contains(&format!("appoint:{square}")),
+                    "ply {ply}: {text}"
+                );
+                assert!(
+                    !v["fen"].as_str().unwrap().ends_with(square),
+                    "ply {ply}: {v}"
+                );
                 all.push(text);
             }
             let (_, mine) = s.get(&path, Some(&w)).await;
