@@ -130,26 +130,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
         .count()
         * sets;
     let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "{elapsed_precise} [{bar:30}] {pos}/{len} games, {msg}, about {eta} left",
-    ) {
+    if let Ok(style) = ProgressStyle::with_template(BAR_TEMPLATE) {
         bar.set_style(style.progress_chars("=> "));
     }
-    let tally = Mutex::new([[0u32; 3]; 2]);
+    let tally = Mutex::new(Tally::default());
     let on_game = |g: &GameData| {
         if let Ok(mut t) = tally.lock() {
-            let col = match g.result.as_str() {
-                "1-0" => 0,
-                "0-1" => 2,
-                _ => 1,
-            };
-            t[g.set as usize][col] += 1;
-            let text = |s: usize| format!("+{} ={} -{}", t[s][0], t[s][1], t[s][2]);
-            bar.set_message(if sets == 2 {
-                format!("White A {} B {}", text(0), text(1))
-            } else {
-                format!("White {}", text(0))
-            });
+            t.add(g);
+            bar.set_message(t.message(sets));
         }
         bar.inc(1);
     };
@@ -159,6 +147,37 @@ pub fn main(args: &[String]) -> Result<(), String> {
     summary(&rep, &out);
     Ok(())
 }
+
+/// The running results the progress bar shows: White's wins, draws and losses by rule set.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally(pub [[u32; 3]; 2]);
+
+impl Tally {
+    /// Counts a finished game.
+    pub fn add(&mut self, g: &GameData) {
+        let col = match g.result.as_str() {
+            "1-0" => 0,
+            "0-1" => 2,
+            _ => 1,
+        };
+        self.0[usize::from(g.set.min(1))][col] += 1;
+    }
+
+    /// The bar's message: `White +3 =1 -2`, or with two rule sets `White A +3 =1 -2 B +1 =0 -0`.
+    pub fn message(&self, sets: usize) -> String {
+        let text = |s: usize| format!("+{} ={} -{}", self.0[s][0], self.0[s][1], self.0[s][2]);
+        if sets == 2 {
+            format!("White A {} B {}", text(0), text(1))
+        } else {
+            format!("White {}", text(0))
+        }
+    }
+}
+
+/// The progress bar's layout: time so far, the bar, games done of all, the running results
+/// ([`Tally::message`]) and the time left.
+pub const BAR_TEMPLATE: &str =
+    "{elapsed_precise} [{bar:30}] {pos}/{len} games, {msg}, about {eta} left";
 
 /// Help is printed and ends the program; other faults become one message.
 fn clap_error(e: clap::Error) -> String {
@@ -194,10 +213,13 @@ pub fn merge(dirs: &[PathBuf], out: &std::path::Path) -> Result<report::Report, 
     report::write_all(out, &config, &games)
 }
 
-fn summary(rep: &report::Report, out: &std::path::Path) {
+/// The lines `study` prints on stdout: each rule set's results and, for two rule sets, the
+/// tests of their differences.
+pub fn summary_lines(rep: &report::Report, out: &std::path::Path) -> Vec<String> {
+    let mut lines = Vec::new();
     for s in &rep.sets {
-        println!(
-            "{} {}: {} games, +{} ={} -{}, White score {}, draw rate {}, mean length {:.1} plies",
+        lines.push(format!(
+            "{} {}: {} games, +{} ={} -{}, White score {}, Elo {}, draw rate {}, mean length {:.1} plies",
             s.label,
             if s.rules.is_empty() {
                 "default rules".to_string()
@@ -209,9 +231,25 @@ fn summary(rep: &report::Report, out: &std::path::Path) {
             s.draws,
             s.black_wins,
             crate::html::interval(&s.white_score),
+            crate::html::elo(&s.white_elo),
             crate::html::interval(&s.draw_rate),
             s.mean_plies
-        );
+        ));
     }
-    println!("report: {}", out.join("index.html").display());
+    if let Some(c) = &rep.comparison {
+        lines.push(format!(
+            "A against B: White score {}; draw rate {}; length {}",
+            crate::html::test(&c.white_score),
+            crate::html::test(&c.draw_rate),
+            crate::html::test(&c.length)
+        ));
+    }
+    lines.push(format!("report: {}", out.join("index.html").display()));
+    lines
+}
+
+fn summary(rep: &report::Report, out: &std::path::Path) {
+    for l in summary_lines(rep, out) {
+        println!("{l}");
+    }
 }

@@ -108,6 +108,7 @@ fn game(set: u8, index: u32, result: &str, termination: &str, plies: usize) -> G
         mobility: vec![20; plies],
         samples: Vec::new(),
         record: String::new(),
+        fallbacks: 0,
     }
 }
 
@@ -175,4 +176,83 @@ fn report_of_a_synthetic_study() {
     let plots = menagerie_lab::plots::all(&rep).expect("plots");
     assert_eq!(plots.len(), 5);
     assert!(plots.iter().all(|(_, svg)| svg.contains("<svg")));
+}
+
+#[test]
+fn a_seed_and_a_node_limit_fix_the_games_and_the_bar_counts_each() {
+    let config = StudyConfig {
+        games: 4,
+        ..tiny()
+    };
+    let calls = std::sync::Mutex::new(Vec::new());
+    let tally = std::sync::Mutex::new(menagerie_lab::cli::Tally::default());
+    let on_game = |g: &GameData| {
+        if let (Ok(mut c), Ok(mut t)) = (calls.lock(), tally.lock()) {
+            c.push(g.index);
+            t.add(g);
+        }
+    };
+    let first = run::run(&config, (1, 1), 1, &on_game).expect("first run");
+    let again = run::run(&config, (1, 1), 2, &|_| {}).expect("second run");
+    assert_eq!(first, again, "the same seed and node limit on other threads");
+    let mut seen = calls.into_inner().expect("calls");
+    seen.sort_unstable();
+    assert_eq!(seen, vec![0, 1, 2, 3], "the bar advances once a game");
+    let count = |r: &str| first.iter().filter(|g| g.result == r).count();
+    assert_eq!(
+        tally.into_inner().expect("tally").message(1),
+        format!(
+            "White +{} ={} -{}",
+            count("1-0"),
+            count("1/2-1/2"),
+            count("0-1")
+        )
+    );
+    let other = run::run(&StudyConfig { seed: 8, ..config }, (1, 1), 1, &|_| {}).expect("seed 8");
+    assert_ne!(
+        first.iter().map(|g| &g.record).collect::<Vec<_>>(),
+        other.iter().map(|g| &g.record).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn progress_message_of_two_rule_sets() {
+    let mut t = menagerie_lab::cli::Tally::default();
+    for (set, r) in [(0, "1-0"), (0, "1-0"), (0, "1/2-1/2"), (1, "0-1")] {
+        t.add(&game(set, 0, r, "checkmate", 10));
+    }
+    assert_eq!(t.message(2), "White A +2 =1 -0 B +0 =0 -1");
+    assert_eq!(t.message(1), "White +2 =1 -0");
+}
+
+/// A player that proposes a move the game does not offer.
+struct Stubborn;
+
+impl menagerie_play::players::Player for Stubborn {
+    fn choose(
+        &mut self,
+        _: &mut dyn menagerie_variants::AnyGame,
+    ) -> Result<String, menagerie_variants::VariantError> {
+        Ok("a1a1".into())
+    }
+}
+
+#[test]
+fn a_refused_engine_move_is_replaced_by_the_best_offered_one() {
+    let chess = menagerie_variants::find("chess").expect("chess");
+    let options = menagerie_core::RuleOptions::parse(&Vec::<String>::new()).expect("no options");
+    // After 1. f3 e5 2. g4, Black mates at once.
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq g3 0 2";
+    let mut g = chess.open(Some(fen), &options).expect("position");
+    let eval = chess.evaluation();
+    let (mv, fell_back) = run::choose(&mut Stubborn, g.as_mut(), &eval).expect("a move");
+    assert_eq!((mv.as_str(), fell_back), ("d8h4", true));
+    assert_eq!(g.fen(), fen, "the position is left as it was");
+    let mut engine = menagerie_play::players::EnginePlayer::new(menagerie_variants::Limits {
+        depth: Some(2),
+        nodes: None,
+        movetime: None,
+    });
+    let (mv, fell_back) = run::choose(&mut engine, g.as_mut(), &eval).expect("a move");
+    assert_eq!((mv.as_str(), fell_back), ("d8h4", false));
 }
