@@ -291,6 +291,7 @@ fn pieces(rep: &Report) -> Result<String, String> {
             .disable_x_mesh()
             .x_labels(2 * names.len().max(1) + 1)
             .x_label_formatter(&category_formatter(&labels))
+            .y_label_formatter(&|v| format!("{v:.0}"))
             .x_desc("piece letter")
             .draw()?;
         let bars = 1 + rep.sets.len();

@@ -224,7 +224,11 @@ pub fn piece_values(games: &[&GameData]) -> (Vec<PieceValue>, Option<Interval>) 
     let mut engine = if varying.is_empty() {
         None
     } else {
-        stats::least_squares(&x_all, &m.iter().map(|v| v[0] * 100.0).collect::<Vec<_>>(), 1e-6)
+        stats::least_squares(
+            &x_all,
+            &m.iter().map(|v| v[0] * 100.0).collect::<Vec<_>>(),
+            1e-6,
+        )
     };
     if let Some(e) = engine.as_mut() {
         for v in e.iter_mut() {
@@ -300,11 +304,14 @@ pub fn piece_values(games: &[&GameData]) -> (Vec<PieceValue>, Option<Interval>) 
             }
         })
         .collect();
-    (values, material_slope.map(|k| Interval {
-        value: k.value,
-        lo: k.lo,
-        hi: k.hi,
-    }))
+    (
+        values,
+        material_slope.map(|k| Interval {
+            value: k.value,
+            lo: k.lo,
+            hi: k.hi,
+        }),
+    )
 }
 
 /// Bins of about 12 across the longest game, a round width.

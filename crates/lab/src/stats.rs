@@ -427,8 +427,8 @@ pub fn values_from_results(pieces: &LogisticFit, material: &LogisticFit) -> Opti
         (1..pieces.beta.len())
             .map(|i| {
                 let b = pieces.beta[i];
-                let v = vb[i][i] / (k * k) + b * b * vk / k.powi(4)
-                    - 2.0 * b * cross[i][1] / k.powi(3);
+                let v =
+                    vb[i][i] / (k * k) + b * b * vk / k.powi(4) - 2.0 * b * cross[i][1] / k.powi(3);
                 let half = Z95 * v.max(0.0).sqrt();
                 Interval {
                     value: b / k,
@@ -458,7 +458,12 @@ pub fn collinearity(x: &[Vec<f64>], col: usize) -> f64 {
         .iter()
         .map(|r| {
             std::iter::once(1.0)
-                .chain(r.iter().enumerate().filter(|(j, _)| *j != col).map(|(_, v)| *v))
+                .chain(
+                    r.iter()
+                        .enumerate()
+                        .filter(|(j, _)| *j != col)
+                        .map(|(_, v)| *v),
+                )
                 .collect()
         })
         .collect();
@@ -609,7 +614,9 @@ mod tests {
 
     /// Five games (clusters) of three sampled positions each: White-minus-Black counts of two
     /// pieces, the material in pawns (1 and 3 a piece), the game's result.
-    fn five_games() -> (Vec<Vec<f64>>, Vec<Vec<f64>>, Vec<f64>, Vec<usize>) {
+    type Rows = Vec<Vec<f64>>;
+
+    fn five_games() -> (Rows, Rows, Vec<f64>, Vec<usize>) {
         let rows: [((i32, i32), f64, usize); 15] = [
             ((0, 0), 1.0, 0),
             ((1, 0), 1.0, 0),
@@ -646,7 +653,11 @@ mod tests {
         let (x, m, y, cl) = five_games();
         let material = logistic_fit(&m, &y, &cl, 0.0).unwrap();
         close(material.beta[1], 0.895_959_569_990_897, 1e-9);
-        close(sandwich(&material, &material)[1][1].sqrt(), 0.372_102_460_959_712, 1e-9);
+        close(
+            sandwich(&material, &material)[1][1].sqrt(),
+            0.372_102_460_959_712,
+            1e-9,
+        );
         let pieces = logistic_fit(&x, &y, &cl, 0.0).unwrap();
         close(pieces.beta[0], 0.031_697_671_657_893, 1e-9);
         close(pieces.beta[1], 2.494_739_658_840_897, 1e-9);

@@ -180,10 +180,7 @@ fn report_of_a_synthetic_study() {
 
 #[test]
 fn a_seed_and_a_node_limit_fix_the_games_and_the_bar_counts_each() {
-    let config = StudyConfig {
-        games: 4,
-        ..tiny()
-    };
+    let config = StudyConfig { games: 4, ..tiny() };
     let calls = std::sync::Mutex::new(Vec::new());
     let tally = std::sync::Mutex::new(menagerie_lab::cli::Tally::default());
     let on_game = |g: &GameData| {
@@ -194,7 +191,10 @@ fn a_seed_and_a_node_limit_fix_the_games_and_the_bar_counts_each() {
     };
     let first = run::run(&config, (1, 1), 1, &on_game).expect("first run");
     let again = run::run(&config, (1, 1), 2, &|_| {}).expect("second run");
-    assert_eq!(first, again, "the same seed and node limit on other threads");
+    assert_eq!(
+        first, again,
+        "the same seed and node limit on other threads"
+    );
     let mut seen = calls.into_inner().expect("calls");
     seen.sort_unstable();
     assert_eq!(seen, vec![0, 1, 2, 3], "the bar advances once a game");
@@ -255,4 +255,58 @@ fn a_refused_engine_move_is_replaced_by_the_best_offered_one() {
     });
     let (mv, fell_back) = run::choose(&mut engine, g.as_mut(), &eval).expect("a move");
     assert_eq!((mv.as_str(), fell_back), ("d8h4", false));
+}
+
+#[test]
+fn piece_values_say_what_the_games_cannot_tell() {
+    // Ten games: pawns differ in most; knights and bishops always differ together (their
+    // values cannot be told apart); queens differ in two games only; kings never.
+    let dp = [1, 2, -1, 0, 1, -2, 1, -1, 2, 0];
+    let minor = [0, 1, 0, -1, 1, 0, 0, 1, -1, 0];
+    let results = [
+        "1-0", "1-0", "0-1", "0-1", "1-0", "0-1", "1/2-1/2", "1/2-1/2", "1/2-1/2", "1/2-1/2",
+    ];
+    let games: Vec<GameData> = (0..10)
+        .map(|i| {
+            let mut g = game(0, i as u32, results[i], "checkmate", 6);
+            let counts = |p: i32, minor: i32, q: i32| {
+                [('k', 0), ('p', p), ('n', minor), ('b', minor), ('q', q)]
+                    .into_iter()
+                    .collect::<std::collections::BTreeMap<char, i32>>()
+            };
+            let material = |p: i32, minor: i32, q: i32| 100 * p + 600 * minor + 900 * q;
+            let q = i32::from(i < 2);
+            g.samples = vec![
+                (0, 0, counts(0, 0, 0)),
+                (2, material(dp[i], minor[i], 0), counts(dp[i], minor[i], 0)),
+                (4, material(dp[i], minor[i], q), counts(dp[i], minor[i], q)),
+            ];
+            g
+        })
+        .collect();
+    let refs: Vec<&GameData> = games.iter().collect();
+    let (values, slope) = report::piece_values(&refs);
+    let slope = slope.expect("material slope");
+    assert!(slope.value > 0.0 && slope.lo < slope.value);
+    let got: Vec<(char, Option<f64>, usize, Option<&str>)> = values
+        .iter()
+        .map(|v| (v.piece, v.engine, v.unequal_games, v.note.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ('b', Some(300.0), 5, Some("not identifiable: its count difference is nearly a linear function of the other pieces' (R² = 1.00)")),
+            ('k', None, 0, Some("not identifiable: the two sides always have as many")),
+            ('n', Some(300.0), 5, Some("not identifiable: its count difference is nearly a linear function of the other pieces' (R² = 1.00)")),
+            ('p', Some(100.0), 8, None),
+            ('q', Some(900.0), 2, Some("not identifiable: the counts differ in only 2 games (at least 5 needed)")),
+        ]
+    );
+    let p = values[3].estimated.expect("the pawn is estimated");
+    // The results here make a pawn worth three of the engine's: 302 [112, 492] centipawns.
+    assert_eq!((p.value, p.lo, p.hi), (302.0, 112.0, 492.0));
+    assert!(values
+        .iter()
+        .filter(|v| v.piece != 'p')
+        .all(|v| v.estimated.is_none()));
 }
