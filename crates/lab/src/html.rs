@@ -198,6 +198,9 @@ pub fn page(rep: &Report, plots: &[(String, String)]) -> String {
             s.label, s.label
         );
     }
+    if cmp.is_some() {
+        h.push_str("<th>A against B</th>");
+    }
     h.push_str("</tr>\n");
     let mut pieces: Vec<char> = Vec::new();
     for s in &cols {
@@ -237,6 +240,9 @@ pub fn page(rep: &Report, plots: &[(String, String)]) -> String {
                 }
                 None => h.push_str("<td>-</td><td>0</td>"),
             }
+        }
+        if let Some(c) = cmp {
+            let _ = write!(h, "<td>{}</td>", test(&c.piece_values.get(&k).copied()));
         }
         h.push_str("</tr>\n");
     }

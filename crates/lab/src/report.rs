@@ -116,6 +116,10 @@ pub struct Comparison {
     pub length: Option<Test>,
     /// Each termination's share (two-proportion z-test), by code.
     pub endings: BTreeMap<String, Option<Test>>,
+    /// Each piece's estimated value, where both sets estimate it (z-test on the difference,
+    /// the standard errors from the two 95% intervals; the sets' games are independent).
+    #[serde(default)]
+    pub piece_values: BTreeMap<char, Test>,
 }
 
 /// The whole report.
@@ -137,7 +141,7 @@ pub fn methods() -> Vec<String> {
         "White score: mean of White's share of the points per game; 95% interval: normal, from the per-game variance.".into(),
         "Elo: -400 log10(1/s - 1) of the score s and of its interval's ends.".into(),
         "Win and draw rates: Wilson 95% intervals.".into(),
-        "Two rule sets: two-proportion z-test (pooled) on scores and rates; Mann-Whitney U (normal approximation, tie-corrected) on lengths; significant at p < 0.05.".into(),
+        "Two rule sets: two-proportion z-test (pooled) on scores and rates; Mann-Whitney U (normal approximation, tie-corrected) on lengths; a z-test on the difference of each piece's estimated values (standard errors from their intervals); significant at p < 0.05.".into(),
         "Piece values: positions sampled every 2 plies after the opening, pooled over the games; a logistic regression (ridge 1 on the slopes, shrinking towards 0) of White's score on White-minus-Black piece counts, and one of White's score on the engine's material balance; a piece's value is its slope over the material slope, in the engine's centipawns (the value at which results and engine agree). 95% intervals: delta method on the two fits' joint cluster-robust (sandwich, by game, G/(G-1)) covariance. A piece is not identifiable when its counts differ in fewer than 5 games, when its count difference is nearly a linear function of the others' (R² > 0.95), or when material does not predict the results (the material slope's interval reaches 0). Engine values: least squares of the engine's material balance on the same counts.".into(),
         "Material and mobility by ply: quartiles over the games still going at that ply (plies with at least 5 games).".into(),
     ]
@@ -297,7 +301,8 @@ pub fn piece_values(games: &[&GameData]) -> (Vec<PieceValue>, Option<Interval>) 
                 engine: varying
                     .iter()
                     .position(|&v| v == k)
-                    .and_then(|i| engine.as_ref().map(|e| e[i])),
+                    // + 0.0 turns a -0 into 0.
+                    .and_then(|i| engine.as_ref().map(|e| e[i] + 0.0)),
                 unequal_samples: unequal.get(&k).copied().unwrap_or(0),
                 unequal_games: games_k,
                 note,
@@ -396,6 +401,26 @@ pub fn compare(a: &[&GameData], b: &[&GameData], ra: &SetReport, rb: &SetReport)
             .map(|c| {
                 let t = stats::two_proportion(share(ra, &c), na, share(rb, &c), nb);
                 (c, t)
+            })
+            .collect(),
+        piece_values: ra
+            .piece_values
+            .iter()
+            .filter_map(|pa| {
+                let pb = rb.piece_values.iter().find(|p| p.piece == pa.piece)?;
+                let (a, b) = (pa.estimated?, pb.estimated?);
+                let se = |i: &Interval| (i.hi - i.lo) / (2.0 * stats::Z95);
+                let spread = (se(&a).powi(2) + se(&b).powi(2)).sqrt();
+                (spread > 0.0).then(|| {
+                    let z = (a.value - b.value) / spread;
+                    (
+                        pa.piece,
+                        Test {
+                            z,
+                            p: stats::two_sided_p(z),
+                        },
+                    )
+                })
             })
             .collect(),
     }

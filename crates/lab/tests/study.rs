@@ -309,4 +309,18 @@ fn piece_values_say_what_the_games_cannot_tell() {
         .iter()
         .filter(|v| v.piece != 'p')
         .all(|v| v.estimated.is_none()));
+    // Two rule sets: the pawn's 302 [112, 492] against 202 [12, 392] is not a significant
+    // difference (z = 100 / sqrt(2 (380 / 2z95)²)).
+    let ra = report::set_report("A", &[], &refs, 10);
+    let mut rb = ra.clone();
+    for v in rb.piece_values.iter_mut() {
+        if let Some(e) = v.estimated.as_mut() {
+            (e.value, e.lo, e.hi) = (e.value - 100.0, e.lo - 100.0, e.hi - 100.0);
+        }
+    }
+    let c = report::compare(&refs, &refs, &ra, &rb);
+    assert_eq!(c.piece_values.keys().collect::<Vec<_>>(), vec![&'p']);
+    let t = c.piece_values[&'p'];
+    assert!((t.z - 0.729_423_065_447_199).abs() < 1e-9, "{t:?}");
+    assert!((t.p - 0.465_742_912_881_188).abs() < 1e-6, "{t:?}");
 }
