@@ -108,7 +108,17 @@ pub fn main(args: &[String]) -> Result<(), String> {
             std::iter::once("menagerie study merge".to_string()).chain(args[1..].iter().cloned()),
         )
         .map_err(clap_error)?;
-        return merge(&m.dirs, &m.out).map(|rep| summary(&rep, &m.out));
+        let (config, games) = read_shards(&m.dirs)?;
+        let gaps = missing(&config, &games);
+        if !gaps.is_empty() {
+            eprintln!(
+                "warning: {} game(s) of the study are in no shard given (a shard missing?): the report covers the rest",
+                gaps.len()
+            );
+        }
+        let rep = report::write_all(&m.out, &config, &games)?;
+        summary(&rep, &m.out);
+        return Ok(());
     }
     let a = StudyArgs::try_parse_from(
         std::iter::once("menagerie study".to_string()).chain(args.iter().cloned()),
@@ -190,9 +200,15 @@ fn clap_error(e: clap::Error) -> String {
     first.trim().trim_start_matches("error: ").to_string()
 }
 
-/// Combines shards' `games.jsonl` into one report at `out`: they must be of the same study;
-/// a game found twice is kept once.
+/// Combines shards' `games.jsonl` into one report at `out` ([`read_shards`]).
 pub fn merge(dirs: &[PathBuf], out: &std::path::Path) -> Result<report::Report, String> {
+    let (config, games) = read_shards(dirs)?;
+    report::write_all(out, &config, &games)
+}
+
+/// Reads shards' `games.jsonl`: they must be of the same study; a game found twice (a shard
+/// run twice) is kept once. Returns the study and its games in (set, index) order.
+pub fn read_shards(dirs: &[PathBuf]) -> Result<(StudyConfig, Vec<GameData>), String> {
     let mut config: Option<StudyConfig> = None;
     let mut games: Vec<GameData> = Vec::new();
     for d in dirs {
@@ -210,7 +226,19 @@ pub fn merge(dirs: &[PathBuf], out: &std::path::Path) -> Result<report::Report, 
     let config = config.ok_or("no shard given")?;
     games.sort_by_key(|g| (g.set, g.index));
     games.dedup_by_key(|g| (g.set, g.index));
-    report::write_all(out, &config, &games)
+    Ok((config, games))
+}
+
+/// The games of the study (rule set, index) that a merged report lacks, as when a shard's
+/// directory was not given.
+pub fn missing(config: &StudyConfig, games: &[GameData]) -> Vec<(u8, u32)> {
+    let have: std::collections::BTreeSet<(u8, u32)> =
+        games.iter().map(|g| (g.set, g.index)).collect();
+    let sets = if config.vs_rules.is_some() { 2 } else { 1 };
+    (0..sets)
+        .flat_map(|set| (0..config.games).map(move |i| (set, i)))
+        .filter(|k| !have.contains(k))
+        .collect()
 }
 
 /// The lines `study` prints on stdout: each rule set's results and, for two rule sets, the

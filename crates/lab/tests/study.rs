@@ -52,7 +52,15 @@ fn shards_merged_equal_one_run() {
     assert_eq!(two.iter().map(|g| g.index).collect::<Vec<_>>(), vec![2, 3]);
     report::write_all(&d1, &config, &one).expect("report 1");
     report::write_all(&d2, &config, &two).expect("report 2");
-    let rep = menagerie_lab::cli::merge(&[d1.clone(), d2.clone()], &merged).expect("merge");
+    let (_, only_one) = menagerie_lab::cli::read_shards(std::slice::from_ref(&d1)).expect("one");
+    assert_eq!(
+        menagerie_lab::cli::missing(&config, &only_one),
+        vec![(0, 2), (0, 3)],
+        "shard 2's games are missing"
+    );
+    // A shard given twice counts once.
+    let rep =
+        menagerie_lab::cli::merge(&[d1.clone(), d2.clone(), d1.clone()], &merged).expect("merge");
     assert_eq!(rep, report::report(&config, &whole));
     let text = std::fs::read_to_string(merged.join("games.jsonl")).expect("merged games");
     let (c, games) = report::read_jsonl(&text, "merged").expect("read back");
