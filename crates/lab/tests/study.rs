@@ -332,3 +332,48 @@ fn piece_values_say_what_the_games_cannot_tell() {
     assert!((t.z - 0.729_423_065_447_199).abs() < 1e-9, "{t:?}");
     assert!((t.p - 0.465_742_912_881_188).abs() < 1e-6, "{t:?}");
 }
+
+#[test]
+fn a_study_of_each_game_runs_from_the_command_line() {
+    for variant in [
+        "chess",
+        "vyrt",
+        "cypher",
+        "little-cheops",
+        "little-cheops-imperial",
+    ] {
+        let out = dir(&format!("cli-{variant}"));
+        let args: Vec<String> = [
+            variant,
+            "--games",
+            "2",
+            "--nodes",
+            "100",
+            "--max-plies",
+            "12",
+            "--openings",
+            "0",
+            "--threads",
+            "1",
+            "--out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(std::iter::once(out.display().to_string()))
+        .collect();
+        menagerie_lab::cli::main(&args).expect(variant);
+        let text = std::fs::read_to_string(out.join("games.jsonl")).expect("games");
+        let (config, games) = report::read_jsonl(&text, variant).expect("read back");
+        assert_eq!((config.variant.as_str(), games.len()), (variant, 2));
+        let _ = std::fs::remove_dir_all(out);
+    }
+    let err = |args: &[&str]| {
+        menagerie_lab::cli::main(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+            .unwrap_err()
+    };
+    assert_eq!(
+        err(&["chess", "--shard", "3/2"]),
+        "invalid value '3/2' for '--shard <I/N>': '3/2' is not a shard: write I/N with 1 <= I <= N, as in 2/8"
+    );
+    assert!(err(&["nosuchgame", "--games", "1"]).contains("nosuchgame"));
+}
