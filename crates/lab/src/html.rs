@@ -21,9 +21,11 @@ pub fn interval(i: &Option<Interval>) -> String {
 
 /// `+89 [-40, +248]`.
 pub fn elo(e: &(Option<f64>, Option<f64>, Option<f64>)) -> String {
-    let f = |x: Option<f64>| x.map_or("∞".to_string(), |v| format!("{v:+.0}"));
+    // Rounded first, then + 0.0, so that a score of one half reads +0, never -0.
+    let f = |x: f64| format!("{:+.0}", x.round() + 0.0);
+    let end = |x: Option<f64>, inf: &str| x.map_or(inf.to_string(), f);
     match e.0 {
-        Some(v) => format!("{v:+.0} [{}, {}]", f(e.1), f(e.2)),
+        Some(v) => format!("{} [{}, {}]", f(v), end(e.1, "-∞"), end(e.2, "+∞")),
         None => "-".into(),
     }
 }
@@ -272,4 +274,21 @@ pub fn page(rep: &Report, plots: &[(String, String)]) -> String {
     h.push_str("</ul>\n<p>Files: <a href=\"results.json\">results.json</a>, <a href=\"games.csv\">games.csv</a>, \
                 <a href=\"games.pgn\">games.pgn</a> (the records), <a href=\"games.jsonl\">games.jsonl</a> (read by <code>study merge</code>).</p>\n</body></html>\n");
     h
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn elo_texts() {
+        assert_eq!(
+            super::elo(&(Some(-0.2), Some(-0.0), Some(0.0))),
+            "+0 [+0, +0]"
+        );
+        assert_eq!(
+            super::elo(&(Some(88.7395), Some(-39.56), None)),
+            "+89 [-40, +∞]"
+        );
+        assert_eq!(super::elo(&(Some(-31.0), None, Some(5.0))), "-31 [-∞, +5]");
+        assert_eq!(super::elo(&(None, None, None)), "-");
+    }
 }
