@@ -108,7 +108,17 @@ pub fn main(args: &[String]) -> Result<(), String> {
             std::iter::once("menagerie study merge".to_string()).chain(args[1..].iter().cloned()),
         )
         .map_err(clap_error)?;
-        return merge(&m.dirs, &m.out).map(|rep| summary(&rep, &m.out));
+        let (config, games) = read_shards(&m.dirs)?;
+        let gaps = missing(&config, &games);
+        if !gaps.is_empty() {
+            eprintln!(
+                "warning: {} game(s) of the study are in no shard given (a shard missing?): the report covers the rest",
+                gaps.len()
+            );
+        }
+        let rep = report::write_all(&m.out, &config, &games)?;
+        summary(&rep, &m.out);
+        return Ok(());
     }
     let a = StudyArgs::try_parse_from(
         std::iter::once("menagerie study".to_string()).chain(args.iter().cloned()),
@@ -130,26 +140,14 @@ pub fn main(args: &[String]) -> Result<(), String> {
         .count()
         * sets;
     let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "{elapsed_precise} [{bar:30}] {pos}/{len} games, {msg}, about {eta} left",
-    ) {
+    if let Ok(style) = ProgressStyle::with_template(BAR_TEMPLATE) {
         bar.set_style(style.progress_chars("=> "));
     }
-    let tally = Mutex::new([[0u32; 3]; 2]);
+    let tally = Mutex::new(Tally::default());
     let on_game = |g: &GameData| {
         if let Ok(mut t) = tally.lock() {
-            let col = match g.result.as_str() {
-                "1-0" => 0,
-                "0-1" => 2,
-                _ => 1,
-            };
-            t[g.set as usize][col] += 1;
-            let text = |s: usize| format!("+{} ={} -{}", t[s][0], t[s][1], t[s][2]);
-            bar.set_message(if sets == 2 {
-                format!("White A {} B {}", text(0), text(1))
-            } else {
-                format!("White {}", text(0))
-            });
+            t.add(g);
+            bar.set_message(t.message(sets));
         }
         bar.inc(1);
     };
@@ -159,6 +157,37 @@ pub fn main(args: &[String]) -> Result<(), String> {
     summary(&rep, &out);
     Ok(())
 }
+
+/// The running results the progress bar shows: White's wins, draws and losses by rule set.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally(pub [[u32; 3]; 2]);
+
+impl Tally {
+    /// Counts a finished game.
+    pub fn add(&mut self, g: &GameData) {
+        let col = match g.result.as_str() {
+            "1-0" => 0,
+            "0-1" => 2,
+            _ => 1,
+        };
+        self.0[usize::from(g.set.min(1))][col] += 1;
+    }
+
+    /// The bar's message: `White +3 =1 -2`, or with two rule sets `White A +3 =1 -2 B +1 =0 -0`.
+    pub fn message(&self, sets: usize) -> String {
+        let text = |s: usize| format!("+{} ={} -{}", self.0[s][0], self.0[s][1], self.0[s][2]);
+        if sets == 2 {
+            format!("White A {} B {}", text(0), text(1))
+        } else {
+            format!("White {}", text(0))
+        }
+    }
+}
+
+/// The progress bar's layout: time so far, the bar, games done of all, the running results
+/// ([`Tally::message`]) and the time left.
+pub const BAR_TEMPLATE: &str =
+    "{elapsed_precise} [{bar:30}] {pos}/{len} games, {msg}, about {eta} left";
 
 /// Help is printed and ends the program; other faults become one message.
 fn clap_error(e: clap::Error) -> String {
@@ -171,9 +200,15 @@ fn clap_error(e: clap::Error) -> String {
     first.trim().trim_start_matches("error: ").to_string()
 }
 
-/// Combines shards' `games.jsonl` into one report at `out`: they must be of the same study;
-/// a game found twice is kept once.
+/// Combines shards' `games.jsonl` into one report at `out` ([`read_shards`]).
 pub fn merge(dirs: &[PathBuf], out: &std::path::Path) -> Result<report::Report, String> {
+    let (config, games) = read_shards(dirs)?;
+    report::write_all(out, &config, &games)
+}
+
+/// Reads shards' `games.jsonl`: they must be of the same study; a game found twice (a shard
+/// run twice) is kept once. Returns the study and its games in (set, index) order.
+pub fn read_shards(dirs: &[PathBuf]) -> Result<(StudyConfig, Vec<GameData>), String> {
     let mut config: Option<StudyConfig> = None;
     let mut games: Vec<GameData> = Vec::new();
     for d in dirs {
@@ -191,13 +226,28 @@ pub fn merge(dirs: &[PathBuf], out: &std::path::Path) -> Result<report::Report, 
     let config = config.ok_or("no shard given")?;
     games.sort_by_key(|g| (g.set, g.index));
     games.dedup_by_key(|g| (g.set, g.index));
-    report::write_all(out, &config, &games)
+    Ok((config, games))
 }
 
-fn summary(rep: &report::Report, out: &std::path::Path) {
+/// The games of the study (rule set, index) that a merged report lacks, as when a shard's
+/// directory was not given.
+pub fn missing(config: &StudyConfig, games: &[GameData]) -> Vec<(u8, u32)> {
+    let have: std::collections::BTreeSet<(u8, u32)> =
+        games.iter().map(|g| (g.set, g.index)).collect();
+    let sets = if config.vs_rules.is_some() { 2 } else { 1 };
+    (0..sets)
+        .flat_map(|set| (0..config.games).map(move |i| (set, i)))
+        .filter(|k| !have.contains(k))
+        .collect()
+}
+
+/// The lines `study` prints on stdout: each rule set's results and, for two rule sets, the
+/// tests of their differences.
+pub fn summary_lines(rep: &report::Report, out: &std::path::Path) -> Vec<String> {
+    let mut lines = Vec::new();
     for s in &rep.sets {
-        println!(
-            "{} {}: {} games, +{} ={} -{}, White score {}, draw rate {}, mean length {:.1} plies",
+        lines.push(format!(
+            "{} {}: {} games, +{} ={} -{}, White score {}, Elo {}, draw rate {}, mean length {:.1} plies",
             s.label,
             if s.rules.is_empty() {
                 "default rules".to_string()
@@ -209,9 +259,25 @@ fn summary(rep: &report::Report, out: &std::path::Path) {
             s.draws,
             s.black_wins,
             crate::html::interval(&s.white_score),
+            crate::html::elo(&s.white_elo),
             crate::html::interval(&s.draw_rate),
             s.mean_plies
-        );
+        ));
     }
-    println!("report: {}", out.join("index.html").display());
+    if let Some(c) = &rep.comparison {
+        lines.push(format!(
+            "A against B: White score {}; draw rate {}; length {}",
+            crate::html::test(&c.white_score),
+            crate::html::test(&c.draw_rate),
+            crate::html::test(&c.length)
+        ));
+    }
+    lines.push(format!("report: {}", out.join("index.html").display()));
+    lines
+}
+
+fn summary(rep: &report::Report, out: &std::path::Path) {
+    for l in summary_lines(rep, out) {
+        println!("{l}");
+    }
 }

@@ -19,15 +19,19 @@ pub fn interval(i: &Option<Interval>) -> String {
     }
 }
 
-fn elo(e: &(Option<f64>, Option<f64>, Option<f64>)) -> String {
-    let f = |x: Option<f64>| x.map_or("∞".to_string(), |v| format!("{v:+.0}"));
+/// `+89 [-40, +248]`.
+pub fn elo(e: &(Option<f64>, Option<f64>, Option<f64>)) -> String {
+    // Rounded first, then + 0.0, so that a score of one half reads +0, never -0.
+    let f = |x: f64| format!("{:+.0}", x.round() + 0.0);
+    let end = |x: Option<f64>, inf: &str| x.map_or(inf.to_string(), f);
     match e.0 {
-        Some(v) => format!("{v:+.0} [{}, {}]", f(e.1), f(e.2)),
+        Some(v) => format!("{} [{}, {}]", f(v), end(e.1, "-∞"), end(e.2, "+∞")),
         None => "-".into(),
     }
 }
 
-fn test(t: &Option<Test>) -> String {
+/// `z = +1.58, p = 0.114`, with ` (significant)` below 0.05.
+pub fn test(t: &Option<Test>) -> String {
     match t {
         Some(t) => format!(
             "z = {:+.2}, p = {:.3}{}",
@@ -140,6 +144,14 @@ pub fn page(rep: &Report, plots: &[(String, String)]) -> String {
         },
         cmp.map(|c| &c.length),
     );
+    if cols.iter().any(|s| s.fallbacks > 0) {
+        row(
+            &mut h,
+            "turns where the engine's move was refused (the lab chose one of the offered moves)",
+            &|s| s.fallbacks.to_string(),
+            None,
+        );
+    }
     h.push_str("</table>\n<h2>How games end</h2>\n<table><tr><th>termination</th>");
     for s in &cols {
         let _ = write!(h, "<th>{}: games (1-0 / ½ / 0-1), points W–B</th>", s.label);
@@ -177,14 +189,19 @@ pub fn page(rep: &Report, plots: &[(String, String)]) -> String {
         );
     }
     h.push_str(
-        "</table>\n<h2>Piece values (centipawns)</h2>\n<table><tr><th>piece</th><th>engine</th>",
+        "</table>\n<h2>Piece values (centipawns)</h2>\n<p>Estimated: the value at which the results of these games \
+         and the engine's material balance agree, with a 95% interval (see Methods); a value the games cannot \
+         determine is said so.</p>\n<table><tr><th>piece</th><th>engine</th>",
     );
     for s in &cols {
         let _ = write!(
             h,
-            "<th>{}: estimated (samples with unequal counts)</th>",
-            s.label
+            "<th>{}: estimated [95%]</th><th>{}: games (samples) with unequal counts</th>",
+            s.label, s.label
         );
+    }
+    if cmp.is_some() {
+        h.push_str("<th>A against B</th>");
     }
     h.push_str("</tr>\n");
     let mut pieces: Vec<char> = Vec::new();
@@ -207,22 +224,41 @@ pub fn page(rep: &Report, plots: &[(String, String)]) -> String {
             .map_or("-".into(), |v| format!("{v:.0}"));
         let _ = write!(h, "<tr><td>{}</td><td>{engine}</td>", esc(&k.to_string()));
         for s in &cols {
-            let cell = s
-                .piece_values
-                .iter()
-                .find(|p| p.piece == k)
-                .map_or("-".into(), |p| {
-                    format!(
-                        "{} ({})",
-                        p.estimated.map_or("-".into(), |v| format!("{v:.0}")),
-                        p.unequal_samples
-                    )
-                });
-            let _ = write!(h, "<td>{cell}</td>");
+            match s.piece_values.iter().find(|p| p.piece == k) {
+                Some(p) => {
+                    let value = match (&p.estimated, &p.note) {
+                        (Some(e), None) => format!("{:.0} [{:.0}, {:.0}]", e.value, e.lo, e.hi),
+                        (Some(e), Some(n)) => {
+                            format!("{:.0} [{:.0}, {:.0}]: {}", e.value, e.lo, e.hi, esc(n))
+                        }
+                        (None, Some(n)) => esc(n),
+                        (None, None) => "-".into(),
+                    };
+                    let _ = write!(
+                        h,
+                        "<td>{value}</td><td>{} ({})</td>",
+                        p.unequal_games, p.unequal_samples
+                    );
+                }
+                None => h.push_str("<td>-</td><td>0</td>"),
+            }
+        }
+        if let Some(c) = cmp {
+            let _ = write!(h, "<td>{}</td>", test(&c.piece_values.get(&k).copied()));
         }
         h.push_str("</tr>\n");
     }
-    h.push_str("</table>\n<h2>Plots</h2>\n");
+    h.push_str("</table>\n<p>");
+    for s in &cols {
+        let _ = write!(
+            h,
+            "{}: White's log-odds of scoring rise by {} per 100 centipawns of the engine's material balance. ",
+            s.label,
+            interval(&s.material_slope)
+        );
+    }
+    h.push_str("</p>\n");
+    h.push_str("<h2>Plots</h2>\n");
     for (name, svg) in plots {
         let _ = writeln!(
             h,
@@ -238,4 +274,21 @@ pub fn page(rep: &Report, plots: &[(String, String)]) -> String {
     h.push_str("</ul>\n<p>Files: <a href=\"results.json\">results.json</a>, <a href=\"games.csv\">games.csv</a>, \
                 <a href=\"games.pgn\">games.pgn</a> (the records), <a href=\"games.jsonl\">games.jsonl</a> (read by <code>study merge</code>).</p>\n</body></html>\n");
     h
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn elo_texts() {
+        assert_eq!(
+            super::elo(&(Some(-0.2), Some(-0.0), Some(0.0))),
+            "+0 [+0, +0]"
+        );
+        assert_eq!(
+            super::elo(&(Some(88.7395), Some(-39.56), None)),
+            "+89 [-40, +∞]"
+        );
+        assert_eq!(super::elo(&(Some(-31.0), None, Some(5.0))), "-31 [-∞, +5]");
+        assert_eq!(super::elo(&(None, None, None)), "-");
+    }
 }

@@ -235,7 +235,7 @@ fn pieces(rep: &Report) -> Result<String, String> {
     let mut names: Vec<char> = Vec::new();
     for s in &rep.sets {
         for p in &s.piece_values {
-            if (p.estimated.is_some() || p.engine.is_some()) && !names.contains(&p.piece) {
+            if p.engine.is_some() && !names.contains(&p.piece) {
                 names.push(p.piece);
             }
         }
@@ -247,17 +247,27 @@ fn pieces(rep: &Report) -> Result<String, String> {
                 if engine {
                     p.engine
                 } else {
-                    p.estimated
+                    p.estimated.map(|e| e.value)
                 }
             })
+        };
+        let interval = |s: &SetReport, k: char| {
+            s.piece_values
+                .iter()
+                .find(|p| p.piece == k)
+                .and_then(|p| p.estimated)
         };
         let all: Vec<f64> = rep
             .sets
             .iter()
             .flat_map(|s| {
-                names
-                    .iter()
-                    .flat_map(move |&k| [value(s, k, true), value(s, k, false)])
+                names.iter().flat_map(move |&k| {
+                    [
+                        value(s, k, true),
+                        interval(s, k).map(|e| e.lo),
+                        interval(s, k).map(|e| e.hi),
+                    ]
+                })
             })
             .flatten()
             .collect();
@@ -266,7 +276,7 @@ fn pieces(rep: &Report) -> Result<String, String> {
         let pad = (hi - lo) * 0.05;
         let mut chart = ChartBuilder::on(root)
             .caption(
-                "Piece values (centipawns): engine and estimated from results",
+                "Piece values (centipawns): engine, and from results with 95% intervals",
                 ("sans-serif", 20),
             )
             .margin(10)
@@ -281,6 +291,7 @@ fn pieces(rep: &Report) -> Result<String, String> {
             .disable_x_mesh()
             .x_labels(2 * names.len().max(1) + 1)
             .x_label_formatter(&category_formatter(&labels))
+            .y_label_formatter(&|v| format!("{v:.0}"))
             .x_desc("piece letter")
             .draw()?;
         let bars = 1 + rep.sets.len();
@@ -309,6 +320,27 @@ fn pieces(rep: &Report) -> Result<String, String> {
             chart.draw_series(rects)?.label(text).legend(move |(x, y)| {
                 Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.mix(0.7).filled())
             });
+            if b > 0 {
+                let whiskers: Vec<_> = names
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, &k)| interval(set, k).map(|e| (i as f64 + (l + r) / 2.0, e)))
+                    .map(|(x, e)| {
+                        PathElement::new(
+                            vec![
+                                (x - 0.03, e.lo),
+                                (x + 0.03, e.lo),
+                                (x, e.lo),
+                                (x, e.hi),
+                                (x - 0.03, e.hi),
+                                (x + 0.03, e.hi),
+                            ],
+                            BLACK.stroke_width(1),
+                        )
+                    })
+                    .collect();
+                chart.draw_series(whiskers)?;
+            }
         }
         chart
             .configure_series_labels()

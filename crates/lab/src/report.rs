@@ -38,12 +38,17 @@ pub struct Ending {
 pub struct PieceValue {
     /// The piece letter (lower case).
     pub piece: char,
-    /// From the logistic regression of results on material, in the engine's centipawns.
-    pub estimated: Option<f64>,
+    /// The value the results give it, in the engine's centipawns, with its 95% interval
+    /// (`None` when not identifiable from these games: see `note`).
+    pub estimated: Option<Interval>,
     /// The engine's value (the least-squares fit of its material balance on the counts).
     pub engine: Option<f64>,
     /// Samples in which the two sides had different numbers of this piece.
     pub unequal_samples: usize,
+    /// Games with at least one such sample.
+    pub unequal_games: usize,
+    /// Why there is no estimate, or what limits it, in words.
+    pub note: Option<String>,
 }
 
 /// The statistics of one rule set.
@@ -87,8 +92,13 @@ pub struct SetReport {
     pub mobility_by_ply: Vec<(usize, f64, f64, f64)>,
     /// Piece values.
     pub piece_values: Vec<PieceValue>,
-    /// The piece whose engine value the estimates are scaled to (`None`: scaled to all).
-    pub scale_piece: Option<char>,
+    /// Turns where the engine's move was refused and the lab chose among the offered moves
+    /// ([`crate::run::choose`]), over all games.
+    pub fallbacks: u32,
+    /// The logistic slope of White's score on the engine's material balance, in log-odds
+    /// per 100 centipawns, with its cluster-robust 95% interval: how much the engine's
+    /// material predicts the results (the scale of the estimated piece values).
+    pub material_slope: Option<Interval>,
 }
 
 /// The two rule sets compared, each test's statistic and p-value.
@@ -106,6 +116,10 @@ pub struct Comparison {
     pub length: Option<Test>,
     /// Each termination's share (two-proportion z-test), by code.
     pub endings: BTreeMap<String, Option<Test>>,
+    /// Each piece's estimated value, where both sets estimate it (z-test on the difference,
+    /// the standard errors from the two 95% intervals; the sets' games are independent).
+    #[serde(default)]
+    pub piece_values: BTreeMap<char, Test>,
 }
 
 /// The whole report.
@@ -127,8 +141,8 @@ pub fn methods() -> Vec<String> {
         "White score: mean of White's share of the points per game; 95% interval: normal, from the per-game variance.".into(),
         "Elo: -400 log10(1/s - 1) of the score s and of its interval's ends.".into(),
         "Win and draw rates: Wilson 95% intervals.".into(),
-        "Two rule sets: two-proportion z-test (pooled) on scores and rates; Mann-Whitney U (normal approximation, tie-corrected) on lengths; significant at p < 0.05.".into(),
-        "Piece values: logistic regression (Newton, ridge 1 on the slopes) of White's score on White-minus-Black piece counts sampled every 2 plies after the opening, scaled so the pawn (else, all pieces together by least squares) matches the engine; engine values: least squares of the engine's material balance on the same counts.".into(),
+        "Two rule sets: two-proportion z-test (pooled) on scores and rates; Mann-Whitney U (normal approximation, tie-corrected) on lengths; a z-test on the difference of each piece's estimated values (standard errors from their intervals); significant at p < 0.05.".into(),
+        "Piece values: positions sampled every 2 plies after the opening, pooled over the games; a logistic regression (ridge 1 on the slopes, shrinking towards 0) of White's score on White-minus-Black piece counts, and one of White's score on the engine's material balance; a piece's value is its slope over the material slope, in the engine's centipawns (the value at which results and engine agree). 95% intervals: delta method on the two fits' joint cluster-robust (sandwich, by game, G/(G-1)) covariance. A piece is not identifiable when its counts differ in fewer than 5 games, when its count difference is nearly a linear function of the others' (R² > 0.95), or when material does not predict the results (the material slope's interval reaches 0). Engine values: least squares of the engine's material balance on the same counts.".into(),
         "Material and mobility by ply: quartiles over the games still going at that ply (plies with at least 5 games).".into(),
     ]
 }
@@ -159,18 +173,30 @@ fn endings(games: &[&GameData]) -> Vec<Ending> {
     v
 }
 
-/// Piece values from the sampled plies: the estimate from results and the engine's.
-pub fn piece_values(games: &[&GameData]) -> (Vec<PieceValue>, Option<char>) {
+/// Fewest games in which a piece's counts must differ for its value to be estimated.
+pub const MIN_GAMES: usize = 5;
+/// Largest R² of a piece's count difference on the others' for its value to be estimated.
+pub const MAX_COLLINEARITY: f64 = 0.95;
+
+/// Piece values from the sampled plies: the estimate from results with its interval and the
+/// engine's, and the material slope (the estimates' scale).
+pub fn piece_values(games: &[&GameData]) -> (Vec<PieceValue>, Option<Interval>) {
     let mut kinds = BTreeSet::new();
     let mut unequal: BTreeMap<char, usize> = BTreeMap::new();
+    let mut unequal_games: BTreeMap<char, usize> = BTreeMap::new();
     for g in games {
+        let mut seen = BTreeSet::new();
         for (_, _, counts) in &g.samples {
             for (&k, &c) in counts {
                 kinds.insert(k);
                 if c != 0 {
                     *unequal.entry(k).or_default() += 1;
+                    seen.insert(k);
                 }
             }
+        }
+        for k in seen {
+            *unequal_games.entry(k).or_default() += 1;
         }
     }
     let varying: Vec<char> = kinds
@@ -178,74 +204,119 @@ pub fn piece_values(games: &[&GameData]) -> (Vec<PieceValue>, Option<char>) {
         .copied()
         .filter(|k| unequal.contains_key(k))
         .collect();
-    let mut x = Vec::new();
-    let mut y_result = Vec::new();
-    let mut y_engine = Vec::new();
-    for g in games {
-        for (_, m, counts) in &g.samples {
-            x.push(
-                varying
-                    .iter()
-                    .map(|k| f64::from(*counts.get(k).unwrap_or(&0)))
-                    .collect::<Vec<_>>(),
-            );
-            y_result.push(g.white_score());
-            y_engine.push(f64::from(*m));
+    let fitted: Vec<char> = varying
+        .iter()
+        .copied()
+        .filter(|k| unequal_games.get(k).copied().unwrap_or(0) >= MIN_GAMES)
+        .collect();
+    let row = |counts: &BTreeMap<char, i32>, of: &[char]| {
+        of.iter()
+            .map(|k| f64::from(*counts.get(k).unwrap_or(&0)))
+            .collect::<Vec<_>>()
+    };
+    let (mut x_all, mut x_fit, mut y, mut m, mut cluster) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (gi, g) in games.iter().enumerate() {
+        for (_, mat, counts) in &g.samples {
+            x_all.push(row(counts, &varying));
+            x_fit.push(row(counts, &fitted));
+            y.push(g.white_score());
+            m.push(vec![f64::from(*mat) / 100.0]);
+            cluster.push(gi);
         }
     }
     let mut engine = if varying.is_empty() {
         None
     } else {
-        stats::least_squares(&x, &y_engine, 1e-6)
+        stats::least_squares(
+            &x_all,
+            &m.iter().map(|v| v[0] * 100.0).collect::<Vec<_>>(),
+            1e-6,
+        )
     };
     if let Some(e) = engine.as_mut() {
         for v in e.iter_mut() {
             *v = (*v * 10.0).round() / 10.0;
         }
     }
-    let beta = if varying.is_empty() {
+    let material = stats::logistic_fit(&m, &y, &cluster, 0.0);
+    let material_slope = material.as_ref().and_then(|f| {
+        let v = stats::sandwich(f, f);
+        let half = stats::Z95 * v.get(1)?.get(1)?.max(0.0).sqrt();
+        let k = *f.beta.get(1)?;
+        Some(Interval {
+            value: k,
+            lo: k - half,
+            hi: k + half,
+        })
+    });
+    let estimates = if fitted.is_empty() {
         None
     } else {
-        stats::logistic(&x, &y_result, RIDGE)
+        match (&material, stats::logistic_fit(&x_fit, &y, &cluster, RIDGE)) {
+            (Some(mf), Some(pf)) => stats::values_from_results(&pf, mf),
+            _ => None,
+        }
     };
-    let slopes = beta.as_ref().map(|b| b[1..].to_vec());
-    // Scale: the pawn's engine value over its slope, else the least-squares fit of all.
-    let mut scale = None;
-    let mut scale_piece = None;
-    if let (Some(e), Some(b)) = (&engine, &slopes) {
-        if let Some(i) = varying.iter().position(|&k| k == 'p') {
-            if b[i] > 1e-6 {
-                scale = Some(e[i] / b[i]);
-                scale_piece = Some('p');
-            }
-        }
-        if scale.is_none() {
-            let num: f64 = e.iter().zip(b).map(|(e, b)| e * b).sum();
-            let den: f64 = b.iter().map(|b| b * b).sum();
-            if den > 0.0 {
-                scale = Some(num / den);
-            }
-        }
-    }
+    let no_scale = fitted.is_empty() || estimates.is_none();
     let values = kinds
         .iter()
         .map(|&k| {
-            let i = varying.iter().position(|&v| v == k);
+            let games_k = unequal_games.get(&k).copied().unwrap_or(0);
+            let fi = fitted.iter().position(|&v| v == k);
+            let mut note = None;
+            let mut estimated = None;
+            if games_k == 0 {
+                note = Some("not identifiable: the two sides always have as many".to_string());
+            } else if fi.is_none() {
+                note = Some(format!(
+                    "not identifiable: the counts differ in only {games_k} game{} (at least {MIN_GAMES} needed)",
+                    if games_k == 1 { "" } else { "s" }
+                ));
+            } else if let Some(i) = fi {
+                let r2 = stats::collinearity(&x_fit, i);
+                if r2 > MAX_COLLINEARITY {
+                    note = Some(format!(
+                        "not identifiable: its count difference is nearly a linear function of the other pieces' (R² = {r2:.2})"
+                    ));
+                } else if no_scale {
+                    note = Some(
+                        "not identifiable: the engine's material balance does not clearly predict the results of these games".to_string(),
+                    );
+                } else if let Some(e) = estimates.as_ref().and_then(|e| e.get(i)) {
+                    let cp = Interval {
+                        value: (e.value * 100.0).round(),
+                        lo: (e.lo * 100.0).round(),
+                        hi: (e.hi * 100.0).round(),
+                    };
+                    if cp.lo <= 0.0 && cp.hi >= 0.0 {
+                        note = Some("not distinguishable from 0 at 95%".to_string());
+                    }
+                    estimated = Some(cp);
+                }
+            }
             PieceValue {
                 piece: k,
-                estimated: match (i, &slopes, scale) {
-                    (Some(i), Some(b), Some(s)) => Some((b[i] * s).round()),
-                    _ => None,
-                },
-                engine: match (i, &engine) {
-                    (Some(i), Some(e)) => Some(e[i]),
-                    _ => None,
-                },
+                estimated,
+                engine: varying
+                    .iter()
+                    .position(|&v| v == k)
+                    // + 0.0 turns a -0 into 0.
+                    .and_then(|i| engine.as_ref().map(|e| e[i] + 0.0)),
                 unequal_samples: unequal.get(&k).copied().unwrap_or(0),
+                unequal_games: games_k,
+                note,
             }
         })
         .collect();
-    (values, scale_piece)
+    (
+        values,
+        material_slope.map(|k| Interval {
+            value: k.value,
+            lo: k.lo,
+            hi: k.hi,
+        }),
+    )
 }
 
 /// Bins of about 12 across the longest game, a round width.
@@ -278,7 +349,7 @@ pub fn set_report(label: &str, rules: &[String], games: &[&GameData], bin: usize
     let series = |f: &dyn Fn(&GameData) -> Vec<f64>| games.iter().map(|g| f(g)).collect::<Vec<_>>();
     let material = series(&|g| g.material.iter().map(|&m| f64::from(m)).collect());
     let mobility = series(&|g| g.mobility.iter().map(|&m| f64::from(m)).collect());
-    let (piece_values, scale_piece) = piece_values(games);
+    let (piece_values, material_slope) = piece_values(games);
     SetReport {
         label: label.to_string(),
         rules: rules.to_vec(),
@@ -301,7 +372,8 @@ pub fn set_report(label: &str, rules: &[String], games: &[&GameData], bin: usize
         material_by_ply: stats::quartiles_by_ply(&material, 5),
         mobility_by_ply: stats::quartiles_by_ply(&mobility, 5),
         piece_values,
-        scale_piece,
+        material_slope,
+        fallbacks: games.iter().map(|g| g.fallbacks).sum(),
     }
 }
 
@@ -329,6 +401,26 @@ pub fn compare(a: &[&GameData], b: &[&GameData], ra: &SetReport, rb: &SetReport)
             .map(|c| {
                 let t = stats::two_proportion(share(ra, &c), na, share(rb, &c), nb);
                 (c, t)
+            })
+            .collect(),
+        piece_values: ra
+            .piece_values
+            .iter()
+            .filter_map(|pa| {
+                let pb = rb.piece_values.iter().find(|p| p.piece == pa.piece)?;
+                let (a, b) = (pa.estimated?, pb.estimated?);
+                let se = |i: &Interval| (i.hi - i.lo) / (2.0 * stats::Z95);
+                let spread = (se(&a).powi(2) + se(&b).powi(2)).sqrt();
+                (spread > 0.0).then(|| {
+                    let z = (a.value - b.value) / spread;
+                    (
+                        pa.piece,
+                        Test {
+                            z,
+                            p: stats::two_sided_p(z),
+                        },
+                    )
+                })
             })
             .collect(),
     }

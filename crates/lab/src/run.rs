@@ -73,6 +73,10 @@ pub struct GameData {
     pub samples: Vec<(usize, i32, BTreeMap<char, i32>)>,
     /// The game record.
     pub record: String,
+    /// Turns where the engine proposed a move the game refused and the lab chose among the
+    /// offered ones instead (see [`choose`]); 0 in a sound game.
+    #[serde(default)]
+    pub fallbacks: u32,
 }
 
 impl GameData {
@@ -210,6 +214,7 @@ pub fn play_one(
     let mut material = Vec::new();
     let mut mobility = Vec::new();
     let mut samples = Vec::new();
+    let mut fallbacks = 0;
     let eval = variant.evaluation();
     let observe =
         |g: &dyn AnyGame, material: &mut Vec<i32>, samples: &mut Vec<_>, in_opening: bool| {
@@ -237,11 +242,13 @@ pub fn play_one(
         }
         mobility.push(moves);
         observe(g.as_ref(), &mut material, &mut samples, false);
-        let mv = if g.turn() == Color::White {
-            white.choose(g.as_mut())?
+        let player: &mut dyn Player = if g.turn() == Color::White {
+            &mut white
         } else {
-            black.choose(g.as_mut())?
+            &mut black
         };
+        let (mv, fell_back) = choose(player, g.as_mut(), &eval)?;
+        fallbacks += u32::from(fell_back);
         g.push(&mv)?;
     };
     material.push(white_material(&eval, g.as_ref()));
@@ -274,7 +281,45 @@ pub fn play_one(
         mobility,
         samples,
         record: rec,
+        fallbacks,
     })
+}
+
+/// The player's move, and whether the lab had to choose instead. An engine searching a
+/// hidden-information view (Little Cheops Imperial) does not see that a third repetition
+/// leaves only a choice (abdicate or accept the draw, rule 12.2) and may propose an ordinary
+/// move; the game refuses it, and the lab then plays the offered move that is best one ply
+/// ahead (a win first, then the draw against the static evaluation of the rest), rather than
+/// abandoning the study.
+pub fn choose(
+    player: &mut dyn Player,
+    g: &mut dyn AnyGame,
+    eval: &Evaluation,
+) -> Result<(String, bool), VariantError> {
+    let mv = player.choose(g)?;
+    let legal = g.legal_moves();
+    if legal.is_empty() || legal.iter().any(|m| m == &mv) {
+        return Ok((mv, false));
+    }
+    let me = g.turn();
+    let mut best: Option<(i64, String)> = None;
+    for m in legal {
+        g.push(&m)?;
+        let score = match g.outcome() {
+            Some(o) => match o.winner {
+                Some(c) if c == me => i64::MAX,
+                Some(_) => i64::MIN,
+                None => 0,
+            },
+            None => -i64::from(eval.evaluate(&*g)),
+        };
+        g.pop();
+        if best.as_ref().is_none_or(|(b, _)| score > *b) {
+            best = Some((score, m));
+        }
+    }
+    best.map(|(_, m)| (m, true))
+        .ok_or_else(|| VariantError::Other("there is no legal move".into()))
 }
 
 /// Which games a shard plays: the pairs `p` with `p % count == part - 1` (so both games of

@@ -288,6 +288,196 @@ pub fn logistic(x: &[Vec<f64>], y: &[f64], ridge: f64) -> Option<Vec<f64>> {
     Some(beta)
 }
 
+/// The inverse of a square matrix by Gauss-Jordan elimination with partial pivoting;
+/// `None` when singular.
+#[allow(clippy::needless_range_loop)] // matrix code reads best with indices
+pub fn invert(a: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
+    let n = a.len();
+    let mut m: Vec<Vec<f64>> = a
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut row = r.clone();
+            row.extend((0..n).map(|j| if i == j { 1.0 } else { 0.0 }));
+            row
+        })
+        .collect();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&i, &j| m[i][col].abs().total_cmp(&m[j][col].abs()))?;
+        if m[pivot][col].abs() < 1e-12 {
+            return None;
+        }
+        m.swap(col, pivot);
+        let d = m[col][col];
+        for k in 0..2 * n {
+            m[col][k] /= d;
+        }
+        for row in 0..n {
+            if row != col {
+                let f = m[row][col];
+                if f != 0.0 {
+                    for k in 0..2 * n {
+                        m[row][k] -= f * m[col][k];
+                    }
+                }
+            }
+        }
+    }
+    Some(m.into_iter().map(|r| r[n..].to_vec()).collect())
+}
+
+/// A logistic fit with what a cluster-robust covariance needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogisticFit {
+    /// `[intercept, slopes...]`.
+    pub beta: Vec<f64>,
+    /// The inverse of the penalised Hessian at `beta`.
+    pub inv_hessian: Vec<Vec<f64>>,
+    /// Each cluster's summed score vector `sum (y - p) (1, x)` at `beta`.
+    pub cluster_scores: Vec<Vec<f64>>,
+}
+
+/// [`logistic`] with, at the fit, the inverse Hessian and the score summed over each
+/// cluster (`cluster[i]` is row `i`'s cluster, 0-based: the game it was sampled from).
+#[allow(clippy::needless_range_loop)] // matrix code reads best with indices
+pub fn logistic_fit(
+    x: &[Vec<f64>],
+    y: &[f64],
+    cluster: &[usize],
+    ridge: f64,
+) -> Option<LogisticFit> {
+    let beta = logistic(x, y, ridge)?;
+    let k = beta.len();
+    let clusters = cluster.iter().max().map_or(0, |m| m + 1);
+    let mut hess = vec![vec![0.0; k]; k];
+    let mut scores = vec![vec![0.0; k]; clusters];
+    for (i, &yi) in y.iter().enumerate() {
+        let r: Vec<f64> = std::iter::once(1.0).chain(x[i].iter().copied()).collect();
+        let eta: f64 = r.iter().zip(&beta).map(|(a, b)| a * b).sum();
+        let p = 1.0 / (1.0 + (-eta).exp());
+        let w = p * (1.0 - p);
+        for a in 0..k {
+            scores[*cluster.get(i)?][a] += (yi - p) * r[a];
+            for b in 0..k {
+                hess[a][b] += w * r[a] * r[b];
+            }
+        }
+    }
+    for a in 1..k {
+        hess[a][a] += ridge;
+    }
+    Some(LogisticFit {
+        beta,
+        inv_hessian: invert(&hess)?,
+        cluster_scores: scores,
+    })
+}
+
+/// The cluster-robust ("sandwich") covariance of two fits on the same clusters:
+/// `A⁻¹ (G/(G-1)) Σ_g s_g t_gᵀ B⁻¹` (`A`, `B` their Hessians, `s_g`, `t_g` their scores of
+/// cluster `g`); with `a` = `b` it is the fit's own covariance.
+#[allow(clippy::needless_range_loop)] // matrix code reads best with indices
+pub fn sandwich(a: &LogisticFit, b: &LogisticFit) -> Vec<Vec<f64>> {
+    let (ka, kb) = (a.beta.len(), b.beta.len());
+    let g = a.cluster_scores.len().min(b.cluster_scores.len());
+    let correction = if g > 1 {
+        g as f64 / (g as f64 - 1.0)
+    } else {
+        1.0
+    };
+    let mut meat = vec![vec![0.0; kb]; ka];
+    for c in 0..g {
+        for i in 0..ka {
+            for j in 0..kb {
+                meat[i][j] += correction * a.cluster_scores[c][i] * b.cluster_scores[c][j];
+            }
+        }
+    }
+    let mut left = vec![vec![0.0; kb]; ka];
+    for i in 0..ka {
+        for j in 0..kb {
+            left[i][j] = (0..ka).map(|m| a.inv_hessian[i][m] * meat[m][j]).sum();
+        }
+    }
+    let mut out = vec![vec![0.0; kb]; ka];
+    for i in 0..ka {
+        for j in 0..kb {
+            out[i][j] = (0..kb).map(|m| left[i][m] * b.inv_hessian[m][j]).sum();
+        }
+    }
+    out
+}
+
+/// Piece values in the engine's centipawns from results: `pieces` is the logistic fit of
+/// the result on the piece-count differences, `material` the fit of the result on the
+/// engine's material balance (one slope, log-odds per centipawn). Piece `i` is worth
+/// `β_i / k` centipawns (`k` the material slope): the value at which the results and the
+/// engine would agree. Its 95% interval is by the delta method on the two fits' joint
+/// cluster-robust covariance. `None` when the material slope is not clearly positive
+/// (its own interval reaches 0), since then the results give no scale.
+pub fn values_from_results(pieces: &LogisticFit, material: &LogisticFit) -> Option<Vec<Interval>> {
+    let k = *material.beta.get(1)?;
+    let vk = *sandwich(material, material).get(1)?.get(1)?;
+    if k <= 0.0 || k - Z95 * vk.max(0.0).sqrt() <= 0.0 {
+        return None;
+    }
+    let vb = sandwich(pieces, pieces);
+    let cross = sandwich(pieces, material);
+    Some(
+        (1..pieces.beta.len())
+            .map(|i| {
+                let b = pieces.beta[i];
+                let v =
+                    vb[i][i] / (k * k) + b * b * vk / k.powi(4) - 2.0 * b * cross[i][1] / k.powi(3);
+                let half = Z95 * v.max(0.0).sqrt();
+                Interval {
+                    value: b / k,
+                    lo: b / k - half,
+                    hi: b / k + half,
+                }
+            })
+            .collect(),
+    )
+}
+
+/// The share of column `col`'s variance explained by the other columns and an intercept
+/// (R² of least squares; 1 when the column is a linear function of the others, 0 when it
+/// never varies).
+pub fn collinearity(x: &[Vec<f64>], col: usize) -> f64 {
+    let n = x.len() as f64;
+    if x.is_empty() {
+        return 0.0;
+    }
+    let target: Vec<f64> = x.iter().map(|r| r[col]).collect();
+    let mean = target.iter().sum::<f64>() / n;
+    let total: f64 = target.iter().map(|t| (t - mean).powi(2)).sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    let others: Vec<Vec<f64>> = x
+        .iter()
+        .map(|r| {
+            std::iter::once(1.0)
+                .chain(
+                    r.iter()
+                        .enumerate()
+                        .filter(|(j, _)| *j != col)
+                        .map(|(_, v)| *v),
+                )
+                .collect()
+        })
+        .collect();
+    let Some(w) = least_squares(&others, &target, 1e-9) else {
+        return 1.0;
+    };
+    let resid: f64 = others
+        .iter()
+        .zip(&target)
+        .map(|(r, t)| (t - r.iter().zip(&w).map(|(a, b)| a * b).sum::<f64>()).powi(2))
+        .sum();
+    (1.0 - resid / total).clamp(0.0, 1.0)
+}
+
 /// Least squares of `y` on `x` with no intercept (the engine's material is linear in the
 /// piece counts, so this recovers its piece values). `None` when singular.
 #[allow(clippy::needless_range_loop)] // matrix code reads best with indices
@@ -420,5 +610,111 @@ mod tests {
         let beta = logistic(&x, &y, 0.0).unwrap();
         close(beta[0], b0, 1e-8);
         close(beta[1], b1, 1e-8);
+    }
+
+    /// Five games (clusters) of three sampled positions each: White-minus-Black counts of two
+    /// pieces, the material in pawns (1 and 3 a piece), the game's result.
+    type Rows = Vec<Vec<f64>>;
+
+    fn five_games() -> (Rows, Rows, Vec<f64>, Vec<usize>) {
+        let rows: [((i32, i32), f64, usize); 15] = [
+            ((0, 0), 1.0, 0),
+            ((1, 0), 1.0, 0),
+            ((1, 1), 1.0, 0),
+            ((0, 0), 0.5, 1),
+            ((-1, 0), 0.5, 1),
+            ((-1, 1), 0.5, 1),
+            ((0, 0), 0.0, 2),
+            ((0, -1), 0.0, 2),
+            ((1, -1), 0.0, 2),
+            ((0, 0), 1.0, 3),
+            ((2, -1), 1.0, 3),
+            ((0, 1), 1.0, 3),
+            ((0, 0), 0.0, 4),
+            ((-1, 0), 0.0, 4),
+            ((0, -1), 0.0, 4),
+        ];
+        let x = rows
+            .iter()
+            .map(|((a, b), _, _)| vec![f64::from(*a), f64::from(*b)])
+            .collect::<Vec<_>>();
+        let m = x.iter().map(|r| vec![r[0] + 3.0 * r[1]]).collect();
+        (
+            x,
+            m,
+            rows.iter().map(|r| r.1).collect(),
+            rows.iter().map(|r| r.2).collect(),
+        )
+    }
+
+    #[test]
+    fn piece_values_with_cluster_robust_intervals() {
+        // Reference figures from an independent implementation (Python, the same formulas).
+        let (x, m, y, cl) = five_games();
+        let material = logistic_fit(&m, &y, &cl, 0.0).unwrap();
+        close(material.beta[1], 0.895_959_569_990_897, 1e-9);
+        close(
+            sandwich(&material, &material)[1][1].sqrt(),
+            0.372_102_460_959_712,
+            1e-9,
+        );
+        let pieces = logistic_fit(&x, &y, &cl, 0.0).unwrap();
+        close(pieces.beta[0], 0.031_697_671_657_893, 1e-9);
+        close(pieces.beta[1], 2.494_739_658_840_897, 1e-9);
+        close(pieces.beta[2], 3.417_972_325_888_819, 1e-9);
+        let v = values_from_results(&pieces, &material).unwrap();
+        close(v[0].value, 2.784_433_296_321_889, 1e-9);
+        close(v[0].hi - v[0].value, 1.602_366_092_647_021, 1e-9);
+        close(v[0].value - v[0].lo, 1.602_366_092_647_021, 1e-9);
+        close(v[1].value, 3.814_873_394_257_672, 1e-9);
+        close(v[1].hi - v[1].value, 1.737_853_194_993_882, 1e-9);
+        // The ridge shrinks the slopes towards 0 (strongly, on so few positions).
+        let shrunk = logistic_fit(&x, &y, &cl, 1.0).unwrap();
+        let v = values_from_results(&shrunk, &material).unwrap();
+        close(v[0].value, 0.926_140_860_120_358, 1e-9);
+        close(v[0].hi - v[0].value, 0.846_711_913_692_831, 1e-9);
+        close(v[1].value, 1.121_205_100_758_464, 1e-9);
+        close(v[1].hi - v[1].value, 0.814_474_743_391_415, 1e-9);
+        close(collinearity(&x, 0), 0.121_772_918_861_960, 1e-9);
+    }
+
+    #[test]
+    fn results_that_follow_the_material_give_its_values_exactly() {
+        // Scores equal to the logistic law of the material (1 and 3 pawns): every position's
+        // score residual is 0, so the values are exact and their intervals have no width.
+        let (x, m, _, cl) = five_games();
+        let y: Vec<f64> = m
+            .iter()
+            .map(|r| 1.0 / (1.0 + (-(0.1 + 0.7 * r[0])).exp()))
+            .collect();
+        let pieces = logistic_fit(&x, &y, &cl, 0.0).unwrap();
+        let material = logistic_fit(&m, &y, &cl, 0.0).unwrap();
+        let v = values_from_results(&pieces, &material).unwrap();
+        close(v[0].value, 1.0, 1e-8);
+        close(v[1].value, 3.0, 1e-8);
+        close(v[1].hi - v[1].lo, 0.0, 1e-6);
+        // Results unrelated to the material give no scale: nothing is identifiable.
+        let flat: Vec<f64> = (0..15).map(|i| [1.0, 0.0, 0.5][i % 3]).collect();
+        let material = logistic_fit(&m, &flat, &cl, 0.0).unwrap();
+        let pieces = logistic_fit(&x, &flat, &cl, 0.0).unwrap();
+        assert_eq!(values_from_results(&pieces, &material), None);
+    }
+
+    #[test]
+    fn collinear_columns_and_inverses() {
+        let x = vec![
+            vec![1.0, 2.0, 0.0],
+            vec![2.0, 4.0, 1.0],
+            vec![-1.0, -2.0, 1.0],
+            vec![0.0, 0.0, 0.0],
+        ];
+        close(collinearity(&x, 0), 1.0, 1e-9);
+        assert_eq!(collinearity(&[vec![1.0, 0.0], vec![1.0, 1.0]], 0), 0.0);
+        let inv = invert(&[vec![4.0, 7.0], vec![2.0, 6.0]]).unwrap();
+        close(inv[0][0], 0.6, 1e-12);
+        close(inv[0][1], -0.7, 1e-12);
+        close(inv[1][0], -0.2, 1e-12);
+        close(inv[1][1], 0.4, 1e-12);
+        assert_eq!(invert(&[vec![1.0, 2.0], vec![2.0, 4.0]]), None);
     }
 }

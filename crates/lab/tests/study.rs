@@ -52,7 +52,15 @@ fn shards_merged_equal_one_run() {
     assert_eq!(two.iter().map(|g| g.index).collect::<Vec<_>>(), vec![2, 3]);
     report::write_all(&d1, &config, &one).expect("report 1");
     report::write_all(&d2, &config, &two).expect("report 2");
-    let rep = menagerie_lab::cli::merge(&[d1.clone(), d2.clone()], &merged).expect("merge");
+    let (_, only_one) = menagerie_lab::cli::read_shards(std::slice::from_ref(&d1)).expect("one");
+    assert_eq!(
+        menagerie_lab::cli::missing(&config, &only_one),
+        vec![(0, 2), (0, 3)],
+        "shard 2's games are missing"
+    );
+    // A shard given twice counts once.
+    let rep =
+        menagerie_lab::cli::merge(&[d1.clone(), d2.clone(), d1.clone()], &merged).expect("merge");
     assert_eq!(rep, report::report(&config, &whole));
     let text = std::fs::read_to_string(merged.join("games.jsonl")).expect("merged games");
     let (c, games) = report::read_jsonl(&text, "merged").expect("read back");
@@ -108,6 +116,7 @@ fn game(set: u8, index: u32, result: &str, termination: &str, plies: usize) -> G
         mobility: vec![20; plies],
         samples: Vec::new(),
         record: String::new(),
+        fallbacks: 0,
     }
 }
 
@@ -175,4 +184,196 @@ fn report_of_a_synthetic_study() {
     let plots = menagerie_lab::plots::all(&rep).expect("plots");
     assert_eq!(plots.len(), 5);
     assert!(plots.iter().all(|(_, svg)| svg.contains("<svg")));
+}
+
+#[test]
+fn a_seed_and_a_node_limit_fix_the_games_and_the_bar_counts_each() {
+    let config = StudyConfig { games: 4, ..tiny() };
+    let calls = std::sync::Mutex::new(Vec::new());
+    let tally = std::sync::Mutex::new(menagerie_lab::cli::Tally::default());
+    let on_game = |g: &GameData| {
+        if let (Ok(mut c), Ok(mut t)) = (calls.lock(), tally.lock()) {
+            c.push(g.index);
+            t.add(g);
+        }
+    };
+    let first = run::run(&config, (1, 1), 1, &on_game).expect("first run");
+    let again = run::run(&config, (1, 1), 2, &|_| {}).expect("second run");
+    assert_eq!(
+        first, again,
+        "the same seed and node limit on other threads"
+    );
+    let mut seen = calls.into_inner().expect("calls");
+    seen.sort_unstable();
+    assert_eq!(seen, vec![0, 1, 2, 3], "the bar advances once a game");
+    let count = |r: &str| first.iter().filter(|g| g.result == r).count();
+    assert_eq!(
+        tally.into_inner().expect("tally").message(1),
+        format!(
+            "White +{} ={} -{}",
+            count("1-0"),
+            count("1/2-1/2"),
+            count("0-1")
+        )
+    );
+    let other = run::run(&StudyConfig { seed: 8, ..config }, (1, 1), 1, &|_| {}).expect("seed 8");
+    assert_ne!(
+        first.iter().map(|g| &g.record).collect::<Vec<_>>(),
+        other.iter().map(|g| &g.record).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn progress_message_of_two_rule_sets() {
+    let mut t = menagerie_lab::cli::Tally::default();
+    for (set, r) in [(0, "1-0"), (0, "1-0"), (0, "1/2-1/2"), (1, "0-1")] {
+        t.add(&game(set, 0, r, "checkmate", 10));
+    }
+    assert_eq!(t.message(2), "White A +2 =1 -0 B +0 =0 -1");
+    assert_eq!(t.message(1), "White +2 =1 -0");
+}
+
+/// A player that proposes a move the game does not offer.
+struct Stubborn;
+
+impl menagerie_play::players::Player for Stubborn {
+    fn choose(
+        &mut self,
+        _: &mut dyn menagerie_variants::AnyGame,
+    ) -> Result<String, menagerie_variants::VariantError> {
+        Ok("a1a1".into())
+    }
+}
+
+#[test]
+fn a_refused_engine_move_is_replaced_by_the_best_offered_one() {
+    let chess = menagerie_variants::find("chess").expect("chess");
+    let options = menagerie_core::RuleOptions::parse(&Vec::<String>::new()).expect("no options");
+    // After 1. f3 e5 2. g4, Black mates at once.
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq g3 0 2";
+    let mut g = chess.open(Some(fen), &options).expect("position");
+    let eval = chess.evaluation();
+    let (mv, fell_back) = run::choose(&mut Stubborn, g.as_mut(), &eval).expect("a move");
+    assert_eq!((mv.as_str(), fell_back), ("d8h4", true));
+    assert_eq!(g.fen(), fen, "the position is left as it was");
+    let mut engine = menagerie_play::players::EnginePlayer::new(menagerie_variants::Limits {
+        depth: Some(2),
+        nodes: None,
+        movetime: None,
+    });
+    let (mv, fell_back) = run::choose(&mut engine, g.as_mut(), &eval).expect("a move");
+    assert_eq!((mv.as_str(), fell_back), ("d8h4", false));
+}
+
+#[test]
+fn piece_values_say_what_the_games_cannot_tell() {
+    // Ten games: pawns differ in most; knights and bishops always differ together (their
+    // values cannot be told apart); queens differ in two games only; kings never.
+    let dp = [1, 2, -1, 0, 1, -2, 1, -1, 2, 0];
+    let minor = [0, 1, 0, -1, 1, 0, 0, 1, -1, 0];
+    let results = [
+        "1-0", "1-0", "0-1", "0-1", "1-0", "0-1", "1/2-1/2", "1/2-1/2", "1/2-1/2", "1/2-1/2",
+    ];
+    let games: Vec<GameData> = (0..10)
+        .map(|i| {
+            let mut g = game(0, i as u32, results[i], "checkmate", 6);
+            let counts = |p: i32, minor: i32, q: i32| {
+                [('k', 0), ('p', p), ('n', minor), ('b', minor), ('q', q)]
+                    .into_iter()
+                    .collect::<std::collections::BTreeMap<char, i32>>()
+            };
+            let material = |p: i32, minor: i32, q: i32| 100 * p + 600 * minor + 900 * q;
+            let q = i32::from(i < 2);
+            g.samples = vec![
+                (0, 0, counts(0, 0, 0)),
+                (2, material(dp[i], minor[i], 0), counts(dp[i], minor[i], 0)),
+                (4, material(dp[i], minor[i], q), counts(dp[i], minor[i], q)),
+            ];
+            g
+        })
+        .collect();
+    let refs: Vec<&GameData> = games.iter().collect();
+    let (values, slope) = report::piece_values(&refs);
+    let slope = slope.expect("material slope");
+    assert!(slope.value > 0.0 && slope.lo < slope.value);
+    let got: Vec<(char, Option<f64>, usize, Option<&str>)> = values
+        .iter()
+        .map(|v| (v.piece, v.engine, v.unequal_games, v.note.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ('b', Some(300.0), 5, Some("not identifiable: its count difference is nearly a linear function of the other pieces' (R² = 1.00)")),
+            ('k', None, 0, Some("not identifiable: the two sides always have as many")),
+            ('n', Some(300.0), 5, Some("not identifiable: its count difference is nearly a linear function of the other pieces' (R² = 1.00)")),
+            ('p', Some(100.0), 8, None),
+            ('q', Some(900.0), 2, Some("not identifiable: the counts differ in only 2 games (at least 5 needed)")),
+        ]
+    );
+    let p = values[3].estimated.expect("the pawn is estimated");
+    // The results here make a pawn worth three of the engine's: 302 [112, 492] centipawns.
+    assert_eq!((p.value, p.lo, p.hi), (302.0, 112.0, 492.0));
+    assert!(values
+        .iter()
+        .filter(|v| v.piece != 'p')
+        .all(|v| v.estimated.is_none()));
+    // Two rule sets: the pawn's 302 [112, 492] against 202 [12, 392] is not a significant
+    // difference (z = 100 / sqrt(2 (380 / 2z95)²)).
+    let ra = report::set_report("A", &[], &refs, 10);
+    let mut rb = ra.clone();
+    for v in rb.piece_values.iter_mut() {
+        if let Some(e) = v.estimated.as_mut() {
+            (e.value, e.lo, e.hi) = (e.value - 100.0, e.lo - 100.0, e.hi - 100.0);
+        }
+    }
+    let c = report::compare(&refs, &refs, &ra, &rb);
+    assert_eq!(c.piece_values.keys().collect::<Vec<_>>(), vec![&'p']);
+    let t = c.piece_values[&'p'];
+    assert!((t.z - 0.729_423_065_447_199).abs() < 1e-9, "{t:?}");
+    assert!((t.p - 0.465_742_912_881_188).abs() < 1e-6, "{t:?}");
+}
+
+#[test]
+fn a_study_of_each_game_runs_from_the_command_line() {
+    for variant in [
+        "chess",
+        "vyrt",
+        "cypher",
+        "little-cheops",
+        "little-cheops-imperial",
+    ] {
+        let out = dir(&format!("cli-{variant}"));
+        let args: Vec<String> = [
+            variant,
+            "--games",
+            "2",
+            "--nodes",
+            "100",
+            "--max-plies",
+            "12",
+            "--openings",
+            "0",
+            "--threads",
+            "1",
+            "--out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(std::iter::once(out.display().to_string()))
+        .collect();
+        menagerie_lab::cli::main(&args).expect(variant);
+        let text = std::fs::read_to_string(out.join("games.jsonl")).expect("games");
+        let (config, games) = report::read_jsonl(&text, variant).expect("read back");
+        assert_eq!((config.variant.as_str(), games.len()), (variant, 2));
+        let _ = std::fs::remove_dir_all(out);
+    }
+    let err = |args: &[&str]| {
+        menagerie_lab::cli::main(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+            .unwrap_err()
+    };
+    assert_eq!(
+        err(&["chess", "--shard", "3/2"]),
+        "invalid value '3/2' for '--shard <I/N>': '3/2' is not a shard: write I/N with 1 <= I <= N, as in 2/8"
+    );
+    assert!(err(&["nosuchgame", "--games", "1"]).contains("nosuchgame"));
 }
