@@ -227,8 +227,9 @@ impl CheopsPosition {
         }
     }
 
-    /// Every legal turn, abdication included where it is allowed (§11).
-    pub(crate) fn generate(&self, out: &mut Vec<CheopsMove>) {
+    /// Every legal turn by playing each candidate on a copy (the reference for the fast
+    /// test in [`Self::generate`]).
+    pub fn generate_by_playing(&self, out: &mut Vec<CheopsMove>) {
         if self.draw_accepted {
             return;
         }
@@ -238,6 +239,30 @@ impl CheopsPosition {
         for i in start..out.len() {
             let mv = out[i];
             if self.is_legal(&mv) {
+                out[keep] = mv;
+                keep += 1;
+            }
+        }
+        out.truncate(keep);
+        if keep == start {
+            self.gen_abdications(out);
+        }
+    }
+
+    /// Every legal turn, abdication included where it is allowed (§11).
+    pub(crate) fn generate(&self, out: &mut Vec<CheopsMove>) {
+        if self.draw_accepted {
+            return;
+        }
+        let start = out.len();
+        self.candidates(out);
+        // Out of check, most moves cannot touch the King's safety and skip the copy.
+        let guard = (!self.in_check(self.turn)).then(|| self.guarded_squares());
+        let mut keep = start;
+        for i in start..out.len() {
+            let mv = out[i];
+            let sure = guard.as_ref().is_some_and(|g| self.surely_legal(&mv, g));
+            if sure || self.is_legal(&mv) {
                 out[keep] = mv;
                 keep += 1;
             }
