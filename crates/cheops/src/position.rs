@@ -38,7 +38,7 @@ pub enum TurnKind {
 }
 
 /// One whole turn.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct CheopsMove {
     /// The kind of turn.
     pub kind: TurnKind,
@@ -48,6 +48,16 @@ pub struct CheopsMove {
     pub(crate) room: u8,
     pub(crate) hops: u8,
     pub(crate) path: [u8; MAX_HOPS],
+}
+
+impl std::hash::Hash for CheopsMove {
+    /// Only the used part of the hop path: equal moves have equal prefixes (the rest of
+    /// the 48 bytes is hashed by nobody, which made this a hot spot of the search).
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.kind.hash(state);
+        state.write(&[self.from, self.to, self.promo, self.room, self.hops]);
+        state.write(&self.path[..self.hops as usize]);
+    }
 }
 
 impl CheopsMove {
@@ -163,6 +173,16 @@ impl CheopsPosition {
     /// The compiled rules (style, piece table, options).
     pub fn rules(&self) -> &RulesRef {
         &self.rules
+    }
+
+    /// The board letters (upper case White, lower case Black, 0 empty) of the first
+    /// `n * n` squares, written into `out` (for evaluations that scan the board).
+    pub fn letters_into(&self, out: &mut [u8; MAX_SQUARES]) {
+        let table = &self.rules.cell_letters;
+        let len = self.rules.n * self.rules.n;
+        for (o, &c) in out[..len].iter_mut().zip(&self.board[..len]) {
+            *o = table[(c & 31) as usize];
+        }
     }
 
     /// The Castles, in chair order.

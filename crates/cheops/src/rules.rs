@@ -115,6 +115,8 @@ pub struct Rules {
     /// its ray from `t`, so these are every square whose occupant can change whether `color`
     /// attacks `t` while the Castles stay as they are (fast legality, `attack_and_check.rs`).
     pub lines: [Vec<Bits>; 2],
+    /// The board letter of each board cell value (0 for empty).
+    pub cell_letters: [u8; 32],
 }
 
 impl Rules {
@@ -167,7 +169,14 @@ impl Rules {
             overlap[role] = components_overlap(&sides[0], n as i32);
         }
         let (reach, lines) = reach_tables(&comps, n);
+        let mut cell_letters = [0u8; 32];
+        for def in table.defs() {
+            let l = def.letter as u8;
+            cell_letters[def.role + 1] = l.to_ascii_uppercase();
+            cell_letters[(def.role + 1) | 16] = l.to_ascii_lowercase();
+        }
         Rules {
+            cell_letters,
             reach,
             lines,
             overlap,
