@@ -3,8 +3,8 @@
 //! legal when it leaves the mover's King unattacked.
 
 use crate::pieces::class;
-use crate::position::{cell_color, sqb, CheopsMove, CheopsPosition};
-use crate::rules::{Bits, Rules};
+use crate::position::{cell_color, cell_role, sqb, CheopsMove, CheopsPosition, TurnKind, NONE};
+use crate::rules::{Bits, Rules, Style};
 use menagerie_core::{BitBoard, Color};
 
 impl CheopsPosition {
@@ -84,14 +84,79 @@ impl CheopsPosition {
 
     /// Whether `side` attacks `t` with any of its active pieces.
     pub(crate) fn attacked_by(&self, side: Color, t: usize) -> bool {
-        let mut pieces = self.occ[side.index()] & !self.frozen;
+        let r: &Rules = &self.rules;
+        let len = r.n * r.n;
+        let reach = &r.reach[side.index()];
+        // Only pieces standing where their kind could ever capture on `t` are tried.
+        let mut pieces = self.occ[side.index()] & !self.frozen & r.lines[side.index()][t];
         while let Some(s) = pieces.pop_first() {
-            let s = s.index();
-            if self.attacks(s, self.board[s], t) {
+            let c = self.board[s.index()];
+            let role = self.move_role(s.index(), c);
+            if reach[role * len + t].has(s) && self.attacks(s.index(), c, t) {
                 return true;
             }
         }
         false
+    }
+
+    /// The squares where a move's change makes the play-on-a-copy test necessary: every
+    /// square whose occupant can change an attack on the mover's King (`Rules::lines`), and
+    /// the blocks of the Castles (a change there can arrest, release, activate or end one).
+    #[inline]
+    pub(crate) fn guarded_squares(&self) -> Bits {
+        let r: &Rules = &self.rules;
+        let me = self.turn;
+        let mut guard = r.lines[me.other().index()][self.kings[me.index()] as usize];
+        for c in self.castles() {
+            guard |= r.block[c.chair as usize];
+        }
+        guard
+    }
+
+    /// Whether `mv` is legal without playing it, when that can be told for sure: the side to
+    /// move is not in check (`guard` is then [`Self::guarded_squares`]) and `mv` is an ordinary
+    /// move by a piece other than the King that neither leaves nor enters a guarded square
+    /// nor can form a Castle. Then every enemy piece that could attack the King keeps its
+    /// path, its activity and the Castle rules it meets, so the King stays unattacked
+    /// (7.5). Anything else returns false and is tested by playing it.
+    #[inline]
+    pub(crate) fn surely_legal(&self, mv: &CheopsMove, guard: &Bits) -> bool {
+        mv.kind == TurnKind::Move
+            && mv.from != self.kings[self.turn.index()]
+            && !guard.has(sqb(mv.from as usize))
+            && !guard.has(sqb(mv.to as usize))
+            && !self.may_form_castle(mv)
+    }
+
+    /// Whether the move `mv` could complete a Castle's foundation (9.2): its piece lands as a
+    /// Rook or pillar diagonally next to a possible chair whose other three corners hold
+    /// pieces of the mover's side.
+    fn may_form_castle(&self, mv: &CheopsMove) -> bool {
+        let r: &Rules = &self.rules;
+        if r.style != Style::Imperial {
+            return false;
+        }
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        let role = if mv.promo != NONE {
+            mv.promo as usize
+        } else {
+            cell_role(self.board[from])
+        };
+        if !r.is(role, class::ROOK | class::PILLAR) {
+            return false;
+        }
+        let mine = self.occ[self.turn.index()];
+        let (f, rk) = (r.file[to] as i32, r.rank[to] as i32);
+        [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+            .iter()
+            .any(|&(dx, dy)| {
+                r.sq(f + dx, rk + dy).is_some_and(|ch| {
+                    r.chair_ok(ch)
+                        && r.corners(ch)
+                            .iter()
+                            .all(|&q| q == to || (q != from && mine.has(sqb(q))))
+                })
+            })
     }
 
     /// Whether `side`'s King is attacked.

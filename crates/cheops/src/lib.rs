@@ -350,37 +350,46 @@ impl Position for CheopsPosition {
         None
     }
     fn key(&self) -> u64 {
-        // FNV-1a over everything the repetition rule compares (R36): board, side, Castles,
-        // known Deputies, papers. The clocks are left out.
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut eat = |b: u8| {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        };
-        let n = self.rules.n;
-        for &c in &self.board[..n * n] {
-            eat(c);
+        // A hash of everything the repetition rule compares (R36): board, side, Castles,
+        // known Deputies, papers; the clocks are left out. Eight bytes at a time: the search
+        // asks for it at every node.
+        #[inline(always)]
+        fn mix(h: u64, w: u64) -> u64 {
+            (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
         }
-        eat(self.turn as u8);
+        let n = self.rules.n;
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ self.turn as u64;
+        let mut chunks = self.board[..n * n].chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            h = mix(h, u64::from_le_bytes(w));
+        }
+        let mut w = [0u8; 8];
+        w[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        h = mix(h, u64::from_le_bytes(w));
         for c in self.castles() {
-            for b in [
+            let w = u64::from_le_bytes([
                 c.chair,
                 c.active as u8,
                 c.owner as u8,
                 c.activator,
                 c.entitled,
-            ] {
-                eat(b);
-            }
+                1,
+                0,
+                0,
+            ]);
+            h = mix(h, w);
         }
         for set in [self.known, self.papers] {
             for w in set.0 {
-                for b in w.to_le_bytes() {
-                    eat(b);
-                }
+                h = mix(h, w);
             }
         }
-        h
+        // A final avalanche so that the low bits (the hash table's index) depend on all.
+        h ^= h >> 32;
+        h = h.wrapping_mul(0xd6e8_feb8_6659_fd93);
+        h ^ (h >> 32)
     }
     fn fen(&self) -> String {
         self.umpire_fen()

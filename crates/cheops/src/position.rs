@@ -38,7 +38,7 @@ pub enum TurnKind {
 }
 
 /// One whole turn.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct CheopsMove {
     /// The kind of turn.
     pub kind: TurnKind,
@@ -48,6 +48,16 @@ pub struct CheopsMove {
     pub(crate) room: u8,
     pub(crate) hops: u8,
     pub(crate) path: [u8; MAX_HOPS],
+}
+
+impl std::hash::Hash for CheopsMove {
+    /// Only the used part of the hop path: equal moves have equal prefixes (the rest of
+    /// the 48 bytes is hashed by nobody, which made this a hot spot of the search).
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.kind.hash(state);
+        state.write(&[self.from, self.to, self.promo, self.room, self.hops]);
+        state.write(&self.path[..self.hops as usize]);
+    }
 }
 
 impl CheopsMove {
@@ -165,6 +175,16 @@ impl CheopsPosition {
         &self.rules
     }
 
+    /// The board letters (upper case White, lower case Black, 0 empty) of the first
+    /// `n * n` squares, written into `out` (for evaluations that scan the board).
+    pub fn letters_into(&self, out: &mut [u8; MAX_SQUARES]) {
+        let table = &self.rules.cell_letters;
+        let len = self.rules.n * self.rules.n;
+        for (o, &c) in out[..len].iter_mut().zip(&self.board[..len]) {
+            *o = table[(c & 31) as usize];
+        }
+    }
+
     /// The Castles, in chair order.
     pub fn castles(&self) -> &[Castle] {
         &self.castles[..self.ncastles as usize]
@@ -227,8 +247,9 @@ impl CheopsPosition {
         }
     }
 
-    /// Every legal turn, abdication included where it is allowed (§11).
-    pub(crate) fn generate(&self, out: &mut Vec<CheopsMove>) {
+    /// Every legal turn by playing each candidate on a copy (the reference for the fast
+    /// test in [`Self::generate`]).
+    pub fn generate_by_playing(&self, out: &mut Vec<CheopsMove>) {
         if self.draw_accepted {
             return;
         }
@@ -238,6 +259,30 @@ impl CheopsPosition {
         for i in start..out.len() {
             let mv = out[i];
             if self.is_legal(&mv) {
+                out[keep] = mv;
+                keep += 1;
+            }
+        }
+        out.truncate(keep);
+        if keep == start {
+            self.gen_abdications(out);
+        }
+    }
+
+    /// Every legal turn, abdication included where it is allowed (§11).
+    pub(crate) fn generate(&self, out: &mut Vec<CheopsMove>) {
+        if self.draw_accepted {
+            return;
+        }
+        let start = out.len();
+        self.candidates(out);
+        // Out of check, most moves cannot touch the King's safety and skip the copy.
+        let guard = (!self.in_check(self.turn)).then(|| self.guarded_squares());
+        let mut keep = start;
+        for i in start..out.len() {
+            let mv = out[i];
+            let sure = guard.as_ref().is_some_and(|g| self.surely_legal(&mv, g));
+            if sure || self.is_legal(&mv) {
                 out[keep] = mv;
                 keep += 1;
             }

@@ -108,6 +108,15 @@ pub struct Rules {
     pub settings: Settings,
     /// Roles whose components can reach one square two ways (their moves need de-duplicating).
     pub overlap: [bool; ROLE_COUNT],
+    /// `reach[color][role * len + t]`: the squares from which a piece of `role` and `color`
+    /// could capture on `t` on some board (every capturing component, blockers ignored).
+    pub reach: [Vec<Bits>; 2],
+    /// `lines[color][t]`: the union of `reach` over the roles. A rider's path to `t` lies on
+    /// its ray from `t`, so these are every square whose occupant can change whether `color`
+    /// attacks `t` while the Castles stay as they are (fast legality, `attack_and_check.rs`).
+    pub lines: [Vec<Bits>; 2],
+    /// The board letter of each board cell value (0 for empty).
+    pub cell_letters: [u8; 32],
 }
 
 impl Rules {
@@ -159,7 +168,17 @@ impl Rules {
         for (role, sides) in comps.iter().enumerate() {
             overlap[role] = components_overlap(&sides[0], n as i32);
         }
+        let (reach, lines) = reach_tables(&comps, n);
+        let mut cell_letters = [0u8; 32];
+        for def in table.defs() {
+            let l = def.letter as u8;
+            cell_letters[def.role + 1] = l.to_ascii_uppercase();
+            cell_letters[(def.role + 1) | 16] = l.to_ascii_lowercase();
+        }
         Rules {
+            cell_letters,
+            reach,
+            lines,
             overlap,
             style,
             n,
@@ -320,6 +339,45 @@ pub fn default_rules(style: Style, settings: Settings) -> RulesRef {
         Some(r) => RulesRef::Builtin(r),
         None => RulesRef::Custom(Arc::new(Rules::new(style, default_pieces(), settings))),
     }
+}
+
+/// The `reach` and `lines` tables of [`Rules`] for components `comps` on an `n`x`n` board.
+#[allow(clippy::type_complexity)]
+fn reach_tables(comps: &[[Vec<Comp>; 2]], n: usize) -> ([Vec<Bits>; 2], [Vec<Bits>; 2]) {
+    let len = n * n;
+    let ni = n as i32;
+    let mut reach = [
+        vec![Bits::EMPTY; comps.len() * len],
+        vec![Bits::EMPTY; comps.len() * len],
+    ];
+    let mut lines = [vec![Bits::EMPTY; len], vec![Bits::EMPTY; len]];
+    for color in 0..2 {
+        for (role, sides) in comps.iter().enumerate() {
+            for comp in sides[color].iter().filter(|c| c.captures) {
+                for &(ox, oy) in &comp.offsets {
+                    let (ox, oy) = (ox as i32, oy as i32);
+                    for t in 0..len {
+                        let (f, r) = ((t % n) as i32, (t / n) as i32);
+                        let mut k = 1;
+                        loop {
+                            let (sf, sr) = (f - k * ox, r - k * oy);
+                            if sf < 0 || sr < 0 || sf >= ni || sr >= ni || (ox, oy) == (0, 0) {
+                                break;
+                            }
+                            let s = menagerie_core::Square((sr * ni + sf) as u16);
+                            reach[color][role * len + t].set(s);
+                            lines[color][t].set(s);
+                            if !comp.rider {
+                                break;
+                            }
+                            k += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    (reach, lines)
 }
 
 /// Whether two components (or two offsets of one) reach the same displacement on an

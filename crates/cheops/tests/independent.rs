@@ -1770,3 +1770,68 @@ fn rare_readings_agree() {
     );
     assert_eq!(t.iter().filter(|t| t.0.starts_with("d4")).count(), 8);
 }
+
+/// The fast legality test (`generate` skips the play-on-a-copy for moves that cannot touch
+/// the King's safety) gives exactly the moves of playing every candidate, in the same order:
+/// random positions of both styles (Castles in every state, Deputies, arrestees) and random
+/// play from them, under every combination of rule options.
+#[test]
+fn fast_legality_matches_playing_every_move() {
+    use menagerie_core::RuleOptions;
+    let mut compared = 0;
+    for imp in [false, true] {
+        for opts in 0..8u32 {
+            let chosen: Vec<String> = [
+                (1, "leap-passes=landing-only"),
+                (2, "repetition=fourth"),
+                (4, "challenge-count=50-turns"),
+            ]
+            .iter()
+            .filter(|(bit, _)| opts & bit != 0)
+            .map(|(_, o)| o.to_string())
+            .collect();
+            let options = RuleOptions::parse(&chosen).unwrap();
+            let mut rng = Rng(0x51_7cc1_b727_220a ^ (opts as u64 + 1) * 0x9e37 ^ imp as u64);
+            let mut positions = 0;
+            let mut tried = 0;
+            while positions < 120 && tried < 20_000 {
+                tried += 1;
+                let fen = random_position(imp, &mut rng);
+                let Ok(mut pos) = CheopsPosition::from_fen_with_options(style(imp), &fen, &options)
+                else {
+                    continue;
+                };
+                positions += 1;
+                for _ in 0..12 {
+                    let fast = pos.moves();
+                    let mut slow = Vec::new();
+                    pos.generate_by_playing(&mut slow);
+                    assert_eq!(fast, slow, "{}", pos.fen());
+                    compared += 1;
+                    if fast.is_empty() {
+                        break;
+                    }
+                    pos.play(fast[rng.below(fast.len())]);
+                }
+            }
+            assert_eq!(positions, 120, "too few random positions parsed");
+        }
+        let start = if imp { IMPERIAL[0] } else { COMMON[0] };
+        for seed in 1..=20u64 {
+            let mut rng = Rng(seed * 0x2545_f491);
+            let mut pos = CheopsPosition::from_fen(style(imp), start).unwrap();
+            for _ in 0..150 {
+                let fast = pos.moves();
+                let mut slow = Vec::new();
+                pos.generate_by_playing(&mut slow);
+                assert_eq!(fast, slow, "{}", pos.fen());
+                compared += 1;
+                if fast.is_empty() {
+                    break;
+                }
+                pos.play(fast[rng.below(fast.len())]);
+            }
+        }
+    }
+    eprintln!("{compared} positions compared");
+}

@@ -79,11 +79,21 @@ impl CheopsEval {
         let n = pos.rules().n;
         let len = n * n;
         let mut board = [0u8; MAX];
-        for (i, cell) in board.iter_mut().enumerate().take(len) {
-            if let Some(c) = pos.piece_char(Square(i as u16)) {
-                *cell = c as u8;
+        pos.letters_into(&mut board);
+        // Values by upper-case letter, looked up once per evaluation, not per piece.
+        let mut values = [self.default; 26];
+        for &(l, v) in self.values.iter().rev() {
+            if l.is_ascii_uppercase() {
+                values[(l as u8 - b'A') as usize] = v;
             }
         }
+        let value = |up: char| {
+            if up.is_ascii_uppercase() {
+                values[(up as u8 - b'A') as usize]
+            } else {
+                self.value(up)
+            }
+        };
         let side_of = |c: u8| usize::from((c as char).is_ascii_lowercase());
         let mut score = [0i32; 2];
         let mut kings = [usize::MAX; 2];
@@ -96,7 +106,7 @@ impl CheopsEval {
             let side = side_of(c);
             let up = (c as char).to_ascii_uppercase();
             let (f, r) = ((s % n) as i32, (s / n) as i32);
-            score[side] += self.value(up);
+            score[side] += value(up);
             match up {
                 'K' => kings[side] = s,
                 'P' => {
@@ -114,7 +124,7 @@ impl CheopsEval {
                                 if screens == 1 {
                                     let tu = (t as char).to_ascii_uppercase();
                                     if side_of(t) != side && tu != 'C' && tu != 'K' {
-                                        score[side] += self.value(tu) / self.master_threat;
+                                        score[side] += value(tu) / self.master_threat;
                                     }
                                     break;
                                 }
