@@ -75,9 +75,12 @@ impl Player {
             "human" => Ok(Player::Human),
             "engine" => Ok(Player::Engine(3)),
             other => match other.strip_prefix("engine:").map(str::parse::<u32>) {
-                Some(Ok(n)) if (1..=10).contains(&n) => Ok(Player::Engine(n)),
+                Some(Ok(n)) => match menagerie_variants::level_limits(n) {
+                    Ok(_) => Ok(Player::Engine(n)),
+                    Err(why) => Err(ApiError::bad(format!("\"{other}\": {why}"))),
+                },
                 _ => Err(ApiError::bad(format!(
-                    "a player is \"human\", \"engine\" or \"engine:LEVEL\" with LEVEL from 1 to 10, not \"{other}\""
+                    "a player is \"human\", \"engine\" or \"engine:LEVEL\" with LEVEL from 1 to 8, not \"{other}\""
                 ))),
             },
         }

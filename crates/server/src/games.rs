@@ -11,7 +11,6 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// Who is looking at a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -285,14 +284,11 @@ pub fn claims(_game: &dyn AnyGame) -> Vec<String> {
     Vec::new()
 }
 
-/// The search limits of an engine level (1 weakest .. 10 strongest).
+/// The search limits of an engine level (1 weakest .. 8 strongest, the library's levels); a
+/// level stored by an older server outside that range plays at the nearest one.
 pub fn level_limits(level: u32) -> Limits {
-    let level = level.clamp(1, 10);
-    Limits {
-        depth: Some(level + 1),
-        nodes: Some(20_000u64 << level.min(10)),
-        movetime: Some(Duration::from_millis(200 * u64::from(level))),
-    }
+    let level = level.clamp(menagerie_variants::MIN_LEVEL, menagerie_variants::MAX_LEVEL);
+    menagerie_variants::level_limits(level).unwrap_or_default()
 }
 
 /// Searches `game` (the umpire's; the library searches from the mover's view where the game
@@ -328,6 +324,7 @@ pub fn info_json(info: &SearchInfo) -> Value {
         "time_ms": info.elapsed.as_millis() as u64,
         "pv": info.pv_human,
         "pv_canonical": info.pv,
+        "multipv": info.multipv,
     })
 }
 

@@ -86,7 +86,7 @@ async fn kill_9_mid_game_then_restart_loses_nothing_and_the_engine_thinks_again(
         reqwest::Method::POST,
         format!("{}/api/games", p.base),
         None,
-        Some(json!({"variant": "cypher", "black": "engine:10"})),
+        Some(json!({"variant": "cypher", "black": "engine:8"})),
     )
     .await;
     let eid = e["id"].as_str().unwrap().to_string();
