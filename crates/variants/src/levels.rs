@@ -24,8 +24,9 @@ const TABLE: [(Option<u32>, u64, u64, u32, u32); 8] = [
     (None, 1_000_000, 2_000, 0, 0),
 ];
 
-/// Roughly where each level stands on Stockfish 15.1's `UCI_Elo` scale in chess (measured;
-/// see docs/engine.md), used to turn a UCI `UCI_Elo` into a level.
+/// Roughly where each level stands on Stockfish 15.1's `UCI_Elo` scale in chess, used to
+/// turn a UCI `UCI_Elo` into a level: an estimate, 200 Elo a level, not yet measured against
+/// Stockfish (docs/engine.md says what was measured).
 pub const LEVEL_ELO: [u32; 8] = [600, 800, 1000, 1200, 1400, 1600, 1800, 2000];
 
 /// The search limits (with their [`Skill`]) of `level`, 1 (weakest) ..= 8 (strongest); any
