@@ -113,6 +113,9 @@ enum Command {
         game: GameArgs,
         #[command(flatten)]
         limits: search_cmd::LimitArgs,
+        /// Show the best N moves, each with its line and score (1 to 64).
+        #[arg(long, value_name = "N", value_parser = search_cmd::parse_multipv)]
+        multipv: Option<u32>,
     },
     /// Play a game in the terminal: humans type moves and commands, engines answer.
     Play(play::PlayArgs),
@@ -325,7 +328,11 @@ fn run(cli: Cli) -> Result<(), VariantError> {
         }
         Command::Bench(args) => bench::run(args)?,
         Command::Bestmove { game, limits } => search_cmd::bestmove(open(&game)?, &limits)?,
-        Command::Analyse { game, limits } => search_cmd::analyse(open(&game)?, &limits)?,
+        Command::Analyse {
+            game,
+            limits,
+            multipv,
+        } => search_cmd::analyse(open(&game)?, &limits, multipv)?,
         Command::Play(args) => play::run(args)?,
         Command::Match(args) => match_cmd::run(args)?,
         Command::Uci(args) => uci_server::run(args)?,

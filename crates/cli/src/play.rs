@@ -19,7 +19,7 @@ use std::io::{BufRead, Write};
 pub struct PlayArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// Who plays White: human, engine[:N | :depth=N,movetime=MS,nodes=N], random, greedy,
+    /// Who plays White: human, engine[:N | :depth=N,movetime=MS,nodes=N,level=1..8,threads=N], random, greedy,
     /// uci:PATH[:name=value,...] (an external UCI engine).
     #[arg(long, default_value = "human")]
     white: String,
@@ -39,6 +39,9 @@ pub struct PlayArgs {
     /// Seed for the random and greedy players.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Threads for each engine player that sets none itself (1 to 64).
+    #[arg(long, value_name = "N", value_parser = crate::search_cmd::parse_threads)]
+    threads: Option<u32>,
 }
 
 /// The commands, with this game's own examples of a move.
@@ -140,7 +143,10 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
     let variant = crate::variant_of(&args.game)?;
     let white = PlayerSpec::parse(&args.white)?;
     let black = PlayerSpec::parse(&args.black)?;
-    let default = Limits::movetime(args.movetime);
+    let default = Limits {
+        threads: args.threads,
+        ..Limits::movetime(args.movetime)
+    };
     let mut engines: [Option<Box<dyn Player>>; 2] = [
         build(&white, default, args.seed)?,
         build(&black, default, args.seed.wrapping_add(1))?,

@@ -28,9 +28,14 @@ pub struct UciArgs {
     rules: Vec<String>,
 }
 
-fn info_line(it: &SearchInfo) -> String {
+fn info_line(it: &SearchInfo, lines: u32) -> String {
+    let k = if lines > 1 {
+        format!(" multipv {}", it.multipv)
+    } else {
+        String::new()
+    };
     format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+        "info depth {}{k} seldepth {} score {} nodes {} nps {} time {} pv {}",
         it.depth,
         it.seldepth,
         it.score.uci(),
@@ -115,7 +120,20 @@ struct Session {
     /// Whether the running search has no limit of its own (`go infinite`, or none given).
     unlimited: bool,
     stop: Arc<AtomicBool>,
+    /// `Threads`.
+    threads: u32,
+    /// `MultiPV`.
+    multipv: u32,
+    /// `UCI_LimitStrength` and `UCI_Elo`.
+    limit_strength: bool,
+    elo: u32,
+    /// `Skill Level` (0..=20; 20 is full strength).
+    skill_level: u32,
 }
+
+/// The lowest and highest `UCI_Elo` offered: the estimates of levels 1 and 8.
+const ELO_MIN: u32 = menagerie_variants::levels::LEVEL_ELO[0];
+const ELO_MAX: u32 = menagerie_variants::levels::LEVEL_ELO[7];
 
 impl Session {
     /// Waits for what runs, at most `patience` (then it is left to end alone); stops it
@@ -190,7 +208,17 @@ impl Session {
             }
             // Accepted for GUIs that always send them; the engine has one thread and a
             // hash table of its own size.
-            "hash" | "threads" | "ponder" | "multipv" | "clear hash" => {
+            "threads" | "multipv" | "uci_elo" | "skill level" => {
+                let n = value.trim().parse::<u64>().unwrap_or(u64::MAX);
+                match name.to_ascii_lowercase().as_str() {
+                    "threads" => self.threads = n.clamp(1, 64) as u32,
+                    "multipv" => self.multipv = n.clamp(1, 64) as u32,
+                    "uci_elo" => self.elo = n.clamp(u64::from(ELO_MIN), u64::from(ELO_MAX)) as u32,
+                    _ => self.skill_level = n.min(20) as u32,
+                }
+            }
+            "uci_limitstrength" => self.limit_strength = value.trim().eq_ignore_ascii_case("true"),
+            "hash" | "ponder" | "clear hash" => {
                 if name.eq_ignore_ascii_case("clear hash") {
                     if let Some(e) = self.engine.as_mut() {
                         e.new_game();
@@ -198,7 +226,7 @@ impl Session {
                 }
             }
             _ => say(&format!(
-                "info string no option named '{name}' (UCI_Variant, Hash, Threads, Clear Hash)"
+                "info string no option named '{name}' (UCI_Variant, Hash, Threads, MultiPV, UCI_LimitStrength, UCI_Elo, Skill Level, Clear Hash)"
             )),
         }
     }
@@ -237,10 +265,31 @@ impl Session {
             limits = Limits::default();
         }
         self.unlimited = limits == Limits::default();
+        // A weakened engine: the level's limits, and the tighter of its time and the clock's.
+        let level = if self.limit_strength {
+            Some(menagerie_variants::level_for_elo(self.elo))
+        } else if self.skill_level < 20 {
+            Some(menagerie_variants::level_for_skill(self.skill_level))
+        } else {
+            None
+        };
+        if let Some(Ok(l)) = level.map(menagerie_variants::level_limits) {
+            limits = Limits {
+                movetime: match (limits.movetime, l.movetime) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                },
+                ..l
+            };
+            self.unlimited = false;
+        }
+        limits.threads = (self.threads > 1).then_some(self.threads);
+        limits.multipv = (self.multipv > 1).then_some(self.multipv);
+        let lines = self.multipv;
         let mut engine = self.engine.take().unwrap_or_default();
         self.job = Some(Job::Search(std::thread::spawn(move || {
             let r = engine.search(g.as_ref(), &limits, Some(flag), &mut |it| {
-                say(&info_line(it))
+                say(&info_line(it, lines))
             });
             say(&format!(
                 "bestmove {}",
@@ -269,6 +318,11 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
         job: None,
         unlimited: false,
         stop: Arc::new(AtomicBool::new(false)),
+        threads: 1,
+        multipv: 1,
+        limit_strength: false,
+        elo: ELO_MAX,
+        skill_level: 20,
     };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -312,7 +366,13 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
                     ids.join(" var ")
                 ));
                 say("option name Hash type spin default 16 min 1 max 16");
-                say("option name Threads type spin default 1 min 1 max 1");
+                say("option name Threads type spin default 1 min 1 max 64");
+                say("option name MultiPV type spin default 1 min 1 max 64");
+                say("option name UCI_LimitStrength type check default false");
+                say(&format!(
+                    "option name UCI_Elo type spin default {ELO_MAX} min {ELO_MIN} max {ELO_MAX}"
+                ));
+                say("option name Skill Level type spin default 20 min 0 max 20");
                 say("option name Clear Hash type button");
                 say("uciok");
             }

@@ -40,7 +40,7 @@ pub fn feature_line() -> String {
     let names: Vec<&str> = registry().iter().map(|v| xb_name(v.id)).collect();
     format!(
         "feature myname=\"Menagerie\" variants=\"{}\" setboard=1 usermove=1 san=0 sigint=0 \
-sigterm=0 ping=1 colors=0 analyze=1 playother=1 time=1 draw=0 reuse=1 done=1",
+sigterm=0 ping=1 colors=0 analyze=1 playother=1 time=1 draw=0 reuse=1 smp=1 done=1",
         names.join(",")
     )
 }
@@ -136,6 +136,7 @@ fn showable_choice(
                     depth: Some(1),
                     nodes: Some(2_000),
                     movetime: None,
+                    ..Limits::default()
                 };
                 let report = engine.search(probe.as_ref(), &limits, None, &mut |_| {});
                 -rank_score(report.info.score)
@@ -162,6 +163,8 @@ struct Session {
     post: bool,
     analysing: bool,
     clock: TimeControl,
+    /// Threads per search (`cores N`).
+    cores: Option<u32>,
     search: Option<(u64, Purpose, Arc<AtomicBool>)>,
     next_id: u64,
     tx: Sender<Event>,
@@ -231,10 +234,11 @@ impl Session {
             self.game = Some(g);
             return Ok(());
         }
-        let limits = match purpose {
+        let mut limits = match purpose {
             Purpose::Move => self.clock.limits(g.ply(), DEFAULT_MOVETIME),
             Purpose::Analyse => Limits::default(),
         };
+        limits.threads = self.cores;
         let mut engine = self.searcher.take().unwrap_or_default();
         let flag = Arc::new(AtomicBool::new(false));
         let id = self.next_id;
@@ -454,6 +458,10 @@ impl Session {
             "nopost" => self.post = false,
             // Numbers saturate and limits keep to the one range every front end uses.
             "st" => self.clock.per_move_ms = clock::seconds_to_ms(arg(1)),
+            "cores" => {
+                let n = arg(1).parse::<u64>().unwrap_or(1);
+                self.cores = Some(n.clamp(1, u64::from(menagerie_variants::MAX_THREADS)) as u32);
+            }
             "sd" => {
                 self.clock.depth = arg(1)
                     .parse::<u64>()
@@ -575,6 +583,7 @@ pub fn run(args: XboardArgs) -> Result<(), VariantError> {
         post: false,
         analysing: false,
         clock: TimeControl::default(),
+        cores: None,
         search: None,
         next_id: 0,
         tx,

@@ -12,7 +12,7 @@ fn xboard(args: &[&str], input: &str) -> String {
 
 const FEATURES: &str = "feature myname=\"Menagerie\" \
 variants=\"normal,vyrt,cypher,little-cheops,little-cheops-imperial\" setboard=1 usermove=1 \
-san=0 sigint=0 sigterm=0 ping=1 colors=0 analyze=1 playother=1 time=1 draw=0 reuse=1 done=1\n";
+san=0 sigint=0 sigterm=0 ping=1 colors=0 analyze=1 playother=1 time=1 draw=0 reuse=1 smp=1 done=1\n";
 
 const VYRT_SETUP: &str = "setup (PNBRQ................Kpnbrq................k) 12x12+0_fairy \
 12/1pppppppppp1/1prnbqkbnrp1/1pppppppppp1/12/12/12/12/1PPPPPPPPPP1/1PRNBQKBNRP1/1PPPPPPPPPP1/12 \

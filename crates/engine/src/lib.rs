@@ -23,6 +23,6 @@ mod toy;
 pub use eval::{generic::GenericEval, generic::PieceValues, Evaluator, Mobility};
 pub use score::Score;
 pub use search::{
-    HiddenSearch, Iteration, LimitError, Limits, SearchResult, Searcher, MAX_DEPTH,
-    MAX_MOVETIME_MS, MAX_NODES, MIN_DEPTH, MIN_MOVETIME_MS, MIN_NODES,
+    HiddenSearch, Iteration, LimitError, Limits, SearchResult, Searcher, Skill, MAX_DEPTH,
+    MAX_MOVETIME_MS, MAX_MULTIPV, MAX_NODES, MAX_THREADS, MIN_DEPTH, MIN_MOVETIME_MS, MIN_NODES,
 };

@@ -12,7 +12,7 @@ use crate::tt::{from_tt, to_tt, Bound, Table};
 use menagerie_core::Position;
 use std::fmt;
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -30,6 +30,10 @@ pub const MAX_MOVETIME_MS: u64 = 24 * 60 * 60 * 1000;
 pub const MIN_NODES: u64 = 1;
 /// The largest node limit a search accepts (a million million).
 pub const MAX_NODES: u64 = 1_000_000_000_000;
+/// The most threads a search accepts.
+pub const MAX_THREADS: u32 = 64;
+/// The most principal variations a search reports.
+pub const MAX_MULTIPV: u32 = 64;
 /// The deepest quiescence goes beyond the horizon, in plies: past it the position is scored
 /// as it stands, so long capture chains (pawn walls on a torus) cannot run away.
 pub const QS_MAX_DEPTH: usize = 8;
@@ -72,6 +76,25 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Time budget for this move.
     pub movetime: Option<Duration>,
+    /// Threads searching together (Lazy SMP over one shared hash table); 1 when unset. With
+    /// one thread the search is deterministic.
+    pub threads: Option<u32>,
+    /// How many best root moves to report, each with its own line (MultiPV); 1 when unset.
+    pub multipv: Option<u32>,
+    /// A deliberate weakening for people (engine levels); none when unset.
+    pub skill: Option<Skill>,
+}
+
+/// A weakening a person feels as natural: now and then the engine plays its second-best
+/// move, when that scores within a small margin of the best (never when either is a forced
+/// result). Which moves deviate is decided by a hash of the position and the search count,
+/// so a search is reproducible.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Skill {
+    /// How far below the best the second-best may score and still be played, in centipawns.
+    pub margin_cp: u32,
+    /// How often the second-best is considered, in per cent of moves.
+    pub chance_percent: u32,
 }
 
 impl Limits {
@@ -113,6 +136,26 @@ impl Limits {
         } else {
             Err(LimitError(format!(
                 "movetime {ms} is not in {MIN_MOVETIME_MS}..={MAX_MOVETIME_MS} milliseconds (24 hours)"
+            )))
+        }
+    }
+    /// A thread count, checked against 1..=[`MAX_THREADS`].
+    pub fn checked_threads(threads: u64) -> Result<u32, LimitError> {
+        if (1..=u64::from(MAX_THREADS)).contains(&threads) {
+            Ok(threads as u32)
+        } else {
+            Err(LimitError(format!(
+                "threads {threads} is not in 1..={MAX_THREADS}"
+            )))
+        }
+    }
+    /// A number of principal variations, checked against 1..=[`MAX_MULTIPV`].
+    pub fn checked_multipv(lines: u64) -> Result<u32, LimitError> {
+        if (1..=u64::from(MAX_MULTIPV)).contains(&lines) {
+            Ok(lines as u32)
+        } else {
+            Err(LimitError(format!(
+                "multipv {lines} is not in 1..={MAX_MULTIPV}"
             )))
         }
     }
@@ -158,6 +201,12 @@ impl Limits {
         if let Some(n) = self.nodes {
             Self::checked_nodes(n)?;
         }
+        if let Some(t) = self.threads {
+            Self::checked_threads(u64::from(t))?;
+        }
+        if let Some(k) = self.multipv {
+            Self::checked_multipv(u64::from(k))?;
+        }
         Ok(())
     }
 }
@@ -177,6 +226,8 @@ pub struct Iteration<M> {
     pub elapsed: Duration,
     /// The principal variation, the best move first.
     pub pv: Vec<M>,
+    /// Which line this is, 1-based: 1 is the best move ([`Limits::multipv`]).
+    pub multipv: u32,
 }
 
 impl<M> Iteration<M> {
@@ -213,6 +264,7 @@ impl<M> SearchResult<M> {
                 nodes: 0,
                 elapsed: Duration::ZERO,
                 pv: Vec::new(),
+                multipv: 1,
             },
             nodes: 0,
             elapsed: Duration::ZERO,
@@ -235,8 +287,16 @@ pub struct HiddenSearch<P: Position> {
 /// A searcher for positions of type `P`, evaluated by `E`; it keeps its transposition
 /// table and history between searches.
 pub struct Searcher<P: Position, E: Evaluator<P>> {
-    eval: E,
-    tt: Table<P::Move>,
+    eval: Arc<E>,
+    tt: Arc<Table<P::Move>>,
+    /// The other threads of a parallel search, kept between searches (their history).
+    helpers: Vec<Searcher<P, E>>,
+    /// In a parallel search, the nodes the helper threads have counted so far.
+    helper_nodes: Option<Arc<AtomicU64>>,
+    is_helper: bool,
+    /// Root moves already reported as better lines of this iteration (MultiPV).
+    root_excluded: Vec<P::Move>,
+    searches: u64,
     killers: Vec<[Option<P::Move>; 2]>,
     history: Vec<i32>,
     pv: Vec<Vec<P::Move>>,
@@ -277,9 +337,19 @@ fn history_slot<M: Hash>(mv: &M) -> usize {
 impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     /// A searcher with a transposition table of about `hash_mb` megabytes.
     pub fn new(eval: E, hash_mb: usize) -> Self {
+        Self::with_table(Arc::new(eval), Arc::new(Table::new(hash_mb)))
+    }
+
+    /// A searcher over a given evaluation and hash table (a helper thread shares both).
+    fn with_table(eval: Arc<E>, tt: Arc<Table<P::Move>>) -> Self {
         Searcher {
             eval,
-            tt: Table::new(hash_mb),
+            tt,
+            helpers: Vec::new(),
+            helper_nodes: None,
+            is_helper: false,
+            root_excluded: Vec::new(),
+            searches: 0,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; HISTORY_SIZE],
             pv: vec![Vec::new(); MAX_PLY + 2],
@@ -320,6 +390,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         self.tt.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        for h in &mut self.helpers {
+            h.history.iter_mut().for_each(|h| *h = 0);
+            h.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        }
     }
 
     /// Searches `root`, whose game reached it through positions with keys `history`
@@ -334,10 +408,84 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         root: &P,
         history: &[u64],
         limits: &Limits,
+        on_iteration: impl FnMut(&Iteration<P::Move>),
+    ) -> SearchResult<P::Move> {
+        let threads = limits.threads.unwrap_or(1).clamp(1, MAX_THREADS) as usize;
+        if threads <= 1 {
+            self.helper_nodes = None;
+            return self.search_main(root, history, limits, on_iteration);
+        }
+        // Lazy SMP: the helpers search the same root over the shared hash table, half of
+        // them a ply ahead, so the main thread finds more of its tree already searched. Only
+        // the main thread's result counts.
+        while self.helpers.len() < threads - 1 {
+            let mut h = Searcher::with_table(self.eval.clone(), self.tt.clone());
+            h.is_helper = true;
+            self.helpers.push(h);
+        }
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let done = Arc::new(AtomicBool::new(false));
+        let counter = Arc::new(AtomicU64::new(0));
+        self.helper_nodes = Some(counter.clone());
+        let mut result = std::thread::scope(|scope| {
+            for (i, h) in helpers.iter_mut().take(threads - 1).enumerate() {
+                h.stop = done.clone();
+                h.helper_nodes = Some(counter.clone());
+                scope.spawn(move || h.search_helper(root, history, i + 1));
+            }
+            let r = self.search_main(root, history, limits, on_iteration);
+            done.store(true, Ordering::Relaxed);
+            r
+        });
+        self.helpers = helpers;
+        self.helper_nodes = None;
+        result.nodes = self.nodes + counter.load(Ordering::Relaxed);
+        result
+    }
+
+    /// A helper thread of a parallel search: iterative deepening over the shared table
+    /// until the main thread is done; odd helpers start a ply deeper.
+    fn search_helper(&mut self, root: &P, history: &[u64], index: usize) {
+        self.start = Instant::now();
+        self.begin(&Limits::default());
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().for_each(|h| *h /= 8);
+        let keep = history.len().saturating_sub(100);
+        self.path = history[keep..].to_vec();
+        self.path.push(root.key());
+        self.root_only.clear();
+        self.root_excluded.clear();
+        let root_check = root.is_check();
+        let mut depth = 1 + (index % 2) as i32;
+        while depth <= MAX_DEPTH as i32 && !self.stopped {
+            self.negamax(root, depth, -INFINITY, INFINITY, 0, true, root_check);
+            depth += 1;
+        }
+        if let Some(c) = &self.helper_nodes {
+            c.fetch_add(self.nodes & (TIME_CHECK_NODES - 1), Ordering::Relaxed);
+        }
+    }
+
+    /// Nodes searched so far by every thread.
+    fn total_nodes(&self) -> u64 {
+        self.nodes
+            + self
+                .helper_nodes
+                .as_ref()
+                .map_or(0, |c| c.load(Ordering::Relaxed))
+    }
+
+    /// The search of the main thread (the only one with one thread).
+    fn search_main(
+        &mut self,
+        root: &P,
+        history: &[u64],
+        limits: &Limits,
         mut on_iteration: impl FnMut(&Iteration<P::Move>),
     ) -> SearchResult<P::Move> {
         self.start = Instant::now();
         self.begin(limits);
+        self.searches = self.searches.wrapping_add(1);
         self.tt.new_search();
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.iter_mut().for_each(|h| *h /= 8);
@@ -345,6 +493,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         let keep = history.len().saturating_sub(100);
         self.path = history[keep..].to_vec();
         self.path.push(root.key());
+        self.root_excluded.clear();
 
         let mut result = SearchResult::empty();
         let mut moves = Vec::new();
@@ -362,47 +511,120 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             .depth
             .unwrap_or(MAX_DEPTH)
             .clamp(MIN_DEPTH, MAX_DEPTH);
+        // Lines reported, and lines searched: a weakened engine needs the second best.
+        let wanted = limits.multipv.unwrap_or(1).clamp(1, MAX_MULTIPV) as usize;
+        let searched = if limits.skill.is_some() {
+            wanted.max(2)
+        } else {
+            wanted
+        }
+        .min(moves.len());
         let root_check = root.is_check();
-        for depth in 1..=max_depth {
-            self.seldepth = 0;
-            self.root_best = None;
-            let score = self.negamax(root, depth as i32, -INFINITY, INFINITY, 0, true, root_check);
-            if self.stopped {
-                // An unfinished first iteration still found something better than nothing.
-                if depth == 1 {
-                    if let Some(m) = self.root_best {
-                        result.best = Some(m);
+        let mut lines: Vec<Iteration<P::Move>> = Vec::new();
+        'deepen: for depth in 1..=max_depth {
+            let mut found: Vec<Iteration<P::Move>> = Vec::with_capacity(searched);
+            self.root_excluded.clear();
+            for _ in 0..searched {
+                self.seldepth = 0;
+                self.root_best = None;
+                let score =
+                    self.negamax(root, depth as i32, -INFINITY, INFINITY, 0, true, root_check);
+                if self.stopped {
+                    // An unfinished first iteration still found something better than
+                    // nothing: its best line if one is complete, else the best move so far.
+                    if depth == 1 {
+                        if let Some(first) = found.first() {
+                            result.best = first.pv.first().copied();
+                            result.last = Iteration {
+                                multipv: 1,
+                                ..first.clone()
+                            };
+                            lines = found;
+                        } else if let Some(m) = self.root_best {
+                            result.best = Some(m);
+                        }
                     }
+                    break 'deepen;
                 }
+                let pv = self.pv[0].clone();
+                let Some(&first) = pv.first() else {
+                    break;
+                };
+                self.root_excluded.push(first);
+                found.push(Iteration {
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    score: Score::from_raw(score),
+                    nodes: self.total_nodes(),
+                    elapsed: self.start.elapsed(),
+                    pv,
+                    multipv: 0,
+                });
+            }
+            self.root_excluded.clear();
+            if found.is_empty() {
                 break;
             }
-            let pv = self.pv[0].clone();
-            if let Some(&first) = pv.first() {
-                result.best = Some(first);
+            // Each line was searched without the better ones, so they come best first;
+            // the sort only settles the rare line that came out better than the one before.
+            found.sort_by_key(|l| std::cmp::Reverse(l.score.raw()));
+            for (k, line) in found.iter_mut().enumerate() {
+                line.multipv = k as u32 + 1;
+                line.nodes = self.total_nodes();
             }
-            result.last = Iteration {
-                depth,
-                seldepth: self.seldepth as u32,
-                score: Score::from_raw(score),
-                nodes: self.nodes,
-                elapsed: self.start.elapsed(),
-                pv,
-            };
-            on_iteration(&result.last);
+            result.best = found[0].pv.first().copied();
+            result.last = found[0].clone();
+            for line in found.iter().take(wanted) {
+                on_iteration(line);
+            }
+            lines = found;
             if self.out_of_budget_between() {
                 break;
             }
             // A forced result inside the horizon will not change by looking deeper.
-            if let Score::WinIn(p) | Score::LossIn(p) = result.last.score {
-                if depth > p + 1 {
-                    break;
-                }
+            let forced = |l: &Iteration<P::Move>| match l.score {
+                Score::WinIn(p) | Score::LossIn(p) => depth > p + 1,
+                Score::Cp(_) => false,
+            };
+            if lines.iter().all(forced) {
+                break;
             }
         }
         self.root_only.clear();
-        result.nodes = self.nodes;
+        self.root_excluded.clear();
+        if let Some(skill) = limits.skill {
+            self.apply_skill(root, skill, &lines, &mut result);
+        }
+        result.nodes = self.total_nodes();
         result.elapsed = self.start.elapsed();
         result
+    }
+
+    /// Now and then plays the second-best line instead of the best, when it is close.
+    fn apply_skill(
+        &self,
+        root: &P,
+        skill: Skill,
+        lines: &[Iteration<P::Move>],
+        result: &mut SearchResult<P::Move>,
+    ) {
+        let [best, second, ..] = lines else {
+            return;
+        };
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        root.key().hash(&mut h);
+        self.searches.hash(&mut h);
+        let roll = (h.finish() ^ (h.finish() >> 32)) % 100;
+        let close = !best.score.is_decisive()
+            && !second.score.is_decisive()
+            && best.score.raw() - second.score.raw() <= skill.margin_cp as i32;
+        if roll < u64::from(skill.chance_percent) && close {
+            result.best = second.pv.first().copied();
+            result.last = Iteration {
+                multipv: 1,
+                ..second.clone()
+            };
+        }
     }
 
     /// Searches for the side to move of a game with hidden information, from its `view`
@@ -448,6 +670,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                     let left = d.saturating_duration_since(Instant::now());
                     (left / parts.min(u64::from(u32::MAX)) as u32).max(Duration::from_millis(1))
                 }),
+                threads: limits.threads,
+                multipv: None,
+                skill: None,
             }
         };
         // Phase 1: each hypothesis's own best move (about half the budget).
@@ -592,12 +817,27 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         self.nodes += 1;
         if self.nodes >= self.node_limit
             || self.stop.load(Ordering::Relaxed)
-            || (self.nodes & (TIME_CHECK_NODES - 1) == 0
-                && self.deadline.is_some_and(|d| Instant::now() >= d))
+            || (self.nodes & (TIME_CHECK_NODES - 1) == 0 && self.tick())
         {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// Every [`TIME_CHECK_NODES`] nodes: the clock, and in a parallel search the nodes of
+    /// all threads against the node limit (a helper adds its own to the count).
+    #[cold]
+    fn tick(&self) -> bool {
+        if let Some(c) = &self.helper_nodes {
+            if self.is_helper {
+                c.fetch_add(TIME_CHECK_NODES, Ordering::Relaxed);
+                return false;
+            }
+            if self.nodes + c.load(Ordering::Relaxed) >= self.node_limit {
+                return true;
+            }
+        }
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The score of a position with no legal move, from the side to move's view.
@@ -684,6 +924,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         if ply == 0 && !self.root_only.is_empty() {
             let only = &self.root_only;
             moves.retain(|m| only.contains(m));
+        }
+        if ply == 0 && !self.root_excluded.is_empty() {
+            let excluded = &self.root_excluded;
+            moves.retain(|m| !excluded.contains(m));
         }
         if rule_draw {
             return 0;
@@ -815,8 +1059,11 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, best_move, to_tt(best, ply), depth as i16, bound);
+        // A root searched without its best moves (MultiPV) has no true score to store.
+        if ply > 0 || self.root_excluded.is_empty() {
+            self.tt
+                .store(key, best_move, to_tt(best, ply), depth as i16, bound);
+        }
         best
     }
 

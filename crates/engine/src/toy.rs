@@ -206,6 +206,7 @@ mod tests {
             depth: Some(u32::MAX),
             nodes: Some(2_000),
             movetime: Some(Duration::from_millis(u64::MAX)),
+            ..Limits::default()
         };
         let r = s.search(&explosive(), &[], &huge, |_| {});
         assert!(r.nodes <= 2_000 && r.best.is_some());
@@ -259,6 +260,7 @@ mod tests {
             depth: Some(5),
             nodes: Some(10),
             movetime: Some(Duration::from_millis(100)),
+            ..Limits::default()
         };
         assert!(ok.validate().is_ok());
     }

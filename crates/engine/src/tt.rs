@@ -1,7 +1,11 @@
 //! The transposition table: a fixed-size array indexed by the position key, keeping the
 //! deeper result when two positions compete for a slot (entries from older searches give way).
+//! It is shared by the threads of a parallel search: each slot has its own lock, so a probe
+//! never sees half an entry and threads seldom wait for one another.
 
 use crate::score::WIN_BOUND;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Mutex;
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -30,51 +34,51 @@ pub struct Entry<M> {
     age: u8,
 }
 
-/// A fixed-size transposition table for moves of type `M`.
+/// A fixed-size transposition table for moves of type `M`, safe to share between threads.
 pub struct Table<M> {
-    slots: Vec<Option<Entry<M>>>,
-    age: u8,
+    slots: Vec<Mutex<Option<Entry<M>>>>,
+    age: AtomicU8,
 }
 
 impl<M: Copy> Table<M> {
     /// A table of about `mb` megabytes (a power of two number of slots, at least 1024).
     pub fn new(mb: usize) -> Self {
-        let size = std::mem::size_of::<Option<Entry<M>>>().max(1);
+        let size = std::mem::size_of::<Mutex<Option<Entry<M>>>>().max(1);
         let wanted = (mb.max(1) * 1024 * 1024 / size).max(1024);
         let slots = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         Table {
-            slots: vec![None; slots],
-            age: 0,
+            slots: (0..slots).map(|_| Mutex::new(None)).collect(),
+            age: AtomicU8::new(0),
         }
     }
     /// Forgets everything.
-    pub fn clear(&mut self) {
-        self.slots.iter_mut().for_each(|s| *s = None);
-        self.age = 0;
+    pub fn clear(&self) {
+        self.slots.iter().for_each(|s| *lock(s) = None);
+        self.age.store(0, Ordering::Relaxed);
     }
     /// Marks a new search: older entries become replaceable.
-    pub fn new_search(&mut self) {
-        self.age = self.age.wrapping_add(1);
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
     }
     fn index(&self, key: u64) -> usize {
         (key as usize) & (self.slots.len() - 1)
     }
     /// The entry for `key`, if stored.
     pub fn probe(&self, key: u64) -> Option<Entry<M>> {
-        self.slots[self.index(key)].filter(|e| e.key == key)
+        lock(&self.slots[self.index(key)]).filter(|e| e.key == key)
     }
     /// Stores a result, replacing by depth (or when the old entry is stale).
-    pub fn store(&mut self, key: u64, mv: Option<M>, score: i32, depth: i16, bound: Bound) {
-        let age = self.age;
+    pub fn store(&self, key: u64, mv: Option<M>, score: i32, depth: i16, bound: Bound) {
+        let age = self.age.load(Ordering::Relaxed);
         let i = self.index(key);
-        let slot = &mut self.slots[i];
-        let replace = match slot {
+        let mut slot = lock(&self.slots[i]);
+        let replace = match *slot {
             None => true,
             Some(old) => old.key == key || old.age != age || depth >= old.depth,
         };
         if replace {
             // Keep the old move when the new result has none for the same position.
-            let mv = mv.or(slot.filter(|o| o.key == key).and_then(|o| o.mv));
+            let mv = mv.or((*slot).filter(|o| o.key == key).and_then(|o| o.mv));
             *slot = Some(Entry {
                 key,
                 mv,
@@ -85,6 +89,12 @@ impl<M: Copy> Table<M> {
             });
         }
     }
+}
+
+/// A slot's lock; a thread that panicked while holding one left a whole entry behind (an
+/// entry is written in one assignment), so a poisoned lock is still usable.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A score as stored: wins counted from this node rather than from the root.
@@ -115,7 +125,7 @@ mod tests {
 
     #[test]
     fn deeper_results_survive_and_mates_keep_their_distance() {
-        let mut t: Table<u16> = Table::new(1);
+        let t: Table<u16> = Table::new(1);
         t.store(5, Some(1), 10, 4, Bound::Exact);
         t.store(5 + (1 << 40), Some(2), 20, 2, Bound::Lower);
         assert_eq!(t.probe(5).map(|e| e.mv), Some(Some(1)));

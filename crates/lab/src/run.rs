@@ -128,6 +128,7 @@ fn side_limits(config: &StudyConfig, seed: u64, index: u32) -> (Limits, Limits) 
         depth: None,
         nodes: config.nodes,
         movetime: config.movetime.map(Duration::from_millis),
+        ..Limits::default()
     };
     let Some(n) = config.nodes else {
         return (base, base);
@@ -181,6 +182,7 @@ fn opening(
             depth: None,
             nodes: Some(OPENING_NODES),
             movetime: None,
+            ..Limits::default()
         };
         let report = engine.search(g.as_ref(), &limits, None, &mut |_| {});
         let off = match report.info.score {

@@ -54,15 +54,30 @@ fn bad(spec: &str, why: &str) -> VariantError {
     VariantError::Other(format!("player '{spec}' is not understood: {why}"))
 }
 
-/// Reads `engine`, `engine:3` (depth 3), `engine:depth=3,movetime=100,nodes=5000`, each
-/// limit checked by the one rule of [`crate::limits`].
+/// Reads `engine`, `engine:3` (depth 3), `engine:depth=3,movetime=100,nodes=5000`,
+/// `engine:level=N` (one of the library's levels 1..=8, [`menagerie_variants::level_limits`];
+/// limits after it override the level's), `threads=N`; each limit checked by the one rule of
+/// [`crate::limits`].
 fn engine_limits(spec: &str, opts: &str) -> Result<Limits, VariantError> {
     let mut l = Limits::default();
     for item in opts.split(',').filter(|s| !s.is_empty()) {
         let read = |kind, v: &str| limits::parse(kind, v).map_err(|why| bad(spec, &why));
         match item.split_once('=') {
             None => l.depth = Some(read(Kind::Depth, item)? as u32),
-            Some(("depth" | "level", v)) => l.depth = Some(read(Kind::Depth, v)? as u32),
+            Some(("depth", v)) => l.depth = Some(read(Kind::Depth, v)? as u32),
+            Some(("level", v)) => {
+                let n = v
+                    .parse::<u32>()
+                    .map_err(|_| bad(spec, &format!("level needs a whole number, not '{v}'")))?;
+                l = Limits {
+                    threads: l.threads,
+                    ..menagerie_variants::level_limits(n).map_err(|why| bad(spec, &why))?
+                };
+            }
+            Some(("threads", v)) => {
+                let n = v.parse::<u64>().unwrap_or(0);
+                l.threads = Some(Limits::checked_threads(n).map_err(|e| bad(spec, &e.0))?);
+            }
             Some(("movetime" | "ms", v)) => {
                 l.movetime = Some(Duration::from_millis(read(Kind::Movetime, v)?))
             }
@@ -70,7 +85,9 @@ fn engine_limits(spec: &str, opts: &str) -> Result<Limits, VariantError> {
             Some((k, _)) => {
                 return Err(bad(
                     spec,
-                    &format!("unknown engine option '{k}' (depth, movetime, nodes)"),
+                    &format!(
+                        "unknown engine option '{k}' (depth, movetime, nodes, level, threads)"
+                    ),
                 ))
             }
         }
@@ -111,7 +128,7 @@ impl PlayerSpec {
             }
             _ => Err(bad(
                 spec,
-                "use human, engine[:depth=N,movetime=MS,nodes=N], random, greedy or uci:PATH[:elo=N]",
+                "use human, engine[:depth=N,movetime=MS,nodes=N,level=N,threads=N], random, greedy or uci:PATH[:elo=N]",
             )),
         }
     }
@@ -213,7 +230,10 @@ pub fn build(
 ) -> Result<Option<Box<dyn Player>>, VariantError> {
     Ok(match spec {
         PlayerSpec::Human => None,
-        PlayerSpec::Engine(l) => Some(Box::new(EnginePlayer::new(l.unwrap_or(default)))),
+        PlayerSpec::Engine(l) => Some(Box::new(EnginePlayer::new(l.map_or(default, |l| Limits {
+            threads: l.threads.or(default.threads),
+            ..l
+        })))),
         PlayerSpec::Random => Some(Box::new(RandomPlayer(Rng::new(seed)))),
         PlayerSpec::Greedy => Some(Box::new(GreedyPlayer(Rng::new(seed)))),
         PlayerSpec::Uci { path, options } => {
@@ -238,7 +258,8 @@ mod tests {
             PlayerSpec::Engine(Some(Limits {
                 depth: Some(2),
                 nodes: Some(100),
-                movetime: None
+                movetime: None,
+                ..Limits::default()
             }))
         );
         assert_eq!(

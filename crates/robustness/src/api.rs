@@ -72,6 +72,7 @@ pub fn search(
         depth,
         nodes,
         movetime,
+        ..Limits::default()
     };
     let start = Instant::now();
     // A fresh engine with a small table each time: the result depends on the input only.

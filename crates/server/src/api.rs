@@ -572,6 +572,9 @@ pub struct AnalysisBody {
     moves: Vec<String>,
     #[serde(default)]
     limits: LimitsBody,
+    /// How many best moves to show, each with its line (1..=8).
+    #[serde(default)]
+    multipv: Option<u32>,
 }
 
 #[derive(Deserialize, Default)]
@@ -588,6 +591,8 @@ pub const MAX_ANALYSIS_DEPTH: u32 = 30;
 pub const MAX_ANALYSIS_NODES: u64 = 50_000_000;
 /// Milliseconds.
 pub const MAX_ANALYSIS_MS: u64 = 30_000;
+/// Lines (MultiPV).
+pub const MAX_ANALYSIS_LINES: u32 = 8;
 
 /// `POST /api/analysis`: NDJSON lines, one per iteration, then the best turn.
 pub async fn analysis(
@@ -620,7 +625,13 @@ pub async fn analysis(
             "limits.movetime is from 1 to {MAX_ANALYSIS_MS} milliseconds"
         )));
     }
+    if b.multipv.is_some_and(|k| k == 0 || k > MAX_ANALYSIS_LINES) {
+        return Err(ApiError::bad(format!(
+            "multipv is from 1 to {MAX_ANALYSIS_LINES} lines"
+        )));
+    }
     let limits = menagerie_variants::Limits {
+        multipv: b.multipv,
         depth: Some(l.depth.unwrap_or(MAX_ANALYSIS_DEPTH)),
         nodes: l.nodes,
         movetime: Some(Duration::from_millis(l.movetime.unwrap_or(
@@ -630,6 +641,7 @@ pub async fn analysis(
                 2000
             },
         ))),
+        ..Default::default()
     };
     let (tx, rx) = tokio::sync::mpsc::channel::<Value>(64);
     app.analyse(game, limits, tx);

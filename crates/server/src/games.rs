@@ -11,7 +11,6 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// Who is looking at a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -337,22 +336,20 @@ pub fn at_ply_json(game: &dyn AnyGame, viewer: Viewer, ply: usize) -> Value {
     })
 }
 
-/// The engine levels a seat may ask for (`engine:LEVEL`); Contract B's levels of the library.
-pub const LEVELS: std::ops::RangeInclusive<u32> = 1..=8;
+/// The engine levels a seat may ask for (`engine:LEVEL`): the library's levels.
+pub const LEVELS: std::ops::RangeInclusive<u32> =
+    menagerie_variants::MIN_LEVEL..=menagerie_variants::MAX_LEVEL;
 
 /// Whether `level` is one of [`LEVELS`]: the one check `engine:LEVEL` goes through.
 pub fn level_exists(level: u32) -> bool {
-    LEVELS.contains(&level)
+    menagerie_variants::level_limits(level).is_ok()
 }
 
-/// The search limits of an engine level (1 weakest .. 8 strongest).
+/// The search limits of an engine level (1 weakest .. 8 strongest, the library's levels); a
+/// level stored by an older server outside that range plays at the nearest one.
 pub fn level_limits(level: u32) -> Limits {
-    let level = level.clamp(*LEVELS.start(), *LEVELS.end());
-    Limits {
-        depth: Some(level + 1),
-        nodes: Some(20_000u64 << level.min(10)),
-        movetime: Some(Duration::from_millis(200 * u64::from(level))),
-    }
+    let level = level.clamp(menagerie_variants::MIN_LEVEL, menagerie_variants::MAX_LEVEL);
+    menagerie_variants::level_limits(level).unwrap_or_default()
 }
 
 /// Searches `game` (the umpire's; the library searches from the mover's view where the game
@@ -388,6 +385,7 @@ pub fn info_json(info: &SearchInfo) -> Value {
         "time_ms": info.elapsed.as_millis() as u64,
         "pv": info.pv_human,
         "pv_canonical": info.pv,
+        "multipv": info.multipv,
     })
 }
 

@@ -621,3 +621,42 @@ async fn pages_and_static_files_are_served() {
     assert_eq!(st, 200);
     assert!(v.is_array());
 }
+
+/// MultiPV: White has exactly three mates in one (Qa8#, Qb8#, Qe8#... see the FEN); three
+/// lines per depth, numbered 1..3, each a mate in 1; a fourth line is not asked for.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn analysis_gives_several_lines_with_multipv() {
+    let s = start().await;
+    let r = s
+        .client
+        .post(s.url("/api/analysis"))
+        .json(&json!({"variant": "chess", "fen": "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "limits": {"depth": 1}, "multipv": 3}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let text = r.text().await.unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    let ks: Vec<Value> = lines[..3].iter().map(|l| l["multipv"].clone()).collect();
+    assert_eq!(ks, vec![json!(1), json!(2), json!(3)]);
+    assert_eq!(lines[0]["pv"], json!(["Ra8#"]));
+    assert_eq!(lines[0]["score"], json!({"mate": 1}));
+    assert!(lines[1]["score"]["cp"].is_i64(), "{text}");
+    assert_eq!(
+        lines[3],
+        json!({"bestmove": {"canonical": "a1a8", "human": "Ra8#"}})
+    );
+    let (st, v) = s
+        .post(
+            "/api/analysis",
+            None,
+            json!({"variant": "chess", "multipv": 9}),
+        )
+        .await;
+    assert_eq!(st, 400, "{v}");
+    assert_eq!(v["error"], "multipv is from 1 to 8 lines");
+}

@@ -39,6 +39,13 @@ pub struct SearchInfo {
     pub pv: Vec<String>,
     /// The principal variation in human notation.
     pub pv_human: Vec<String>,
+    /// Which line this is, 1-based (1: the best move; more with [`Limits::multipv`]).
+    #[serde(default = "first_line")]
+    pub multipv: u32,
+}
+
+fn first_line() -> u32 {
+    1
 }
 
 /// The outcome of a search: the move to play, the line that belongs to it, and why.
@@ -76,6 +83,7 @@ impl SearchReport {
                 nps: 0,
                 pv: Vec::new(),
                 pv_human: Vec::new(),
+                multipv: 1,
             },
             nodes: 0,
             elapsed: Duration::ZERO,
@@ -247,6 +255,7 @@ fn info_of<P: Position>(root: &P, it: &Iteration<P::Move>) -> SearchInfo {
         nps: it.nps(),
         pv,
         pv_human,
+        multipv: it.multipv,
     }
 }
 

@@ -29,9 +29,11 @@ use thiserror::Error;
 
 pub mod engine;
 pub mod eval;
+pub mod levels;
 
 pub use engine::{Engine, Evaluation, SearchInfo, SearchReport, HASH_MB};
-pub use menagerie_engine::{LimitError, Limits, Score};
+pub use levels::{level_for_elo, level_for_skill, level_limits, MAX_LEVEL, MIN_LEVEL};
+pub use menagerie_engine::{LimitError, Limits, Score, Skill, MAX_MULTIPV, MAX_THREADS};
 
 /// Anything that can go wrong opening or driving a game from text.
 #[derive(Debug, Error)]

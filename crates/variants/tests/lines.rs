@@ -1,0 +1,117 @@
+//! MultiPV, threads and levels through the `Engine` object.
+
+use menagerie_core::RuleOptions;
+use menagerie_variants::{find, level_limits, Engine, Limits, Score, SearchInfo};
+
+fn lines(fen: &str, limits: Limits) -> (Vec<SearchInfo>, Option<String>) {
+    let g = find("chess")
+        .unwrap()
+        .open(Some(fen), &RuleOptions::new())
+        .unwrap();
+    let mut seen = Vec::new();
+    let r = Engine::new(1).search(&*g, &limits, None, &mut |it| seen.push(it.clone()));
+    (seen, r.best_human)
+}
+
+/// Three mates in one (Ra8#, Qd8#, Re8#) and nothing else: the three lines are the three
+/// mates, the fourth is an ordinary score, and every depth reports four lines in order.
+#[test]
+fn multipv_lists_the_three_mates_in_one_first() {
+    let limits = Limits {
+        depth: Some(2),
+        multipv: Some(4),
+        ..Limits::default()
+    };
+    let (seen, best) = lines("6k1/5ppp/8/8/8/8/8/R2QR1K1 w - - 0 1", limits);
+    assert_eq!(seen.len(), 8);
+    let order: Vec<(u32, u32)> = seen.iter().map(|l| (l.depth, l.multipv)).collect();
+    assert_eq!(
+        order,
+        vec![
+            (1, 1),
+            (1, 2),
+            (1, 3),
+            (1, 4),
+            (2, 1),
+            (2, 2),
+            (2, 3),
+            (2, 4)
+        ]
+    );
+    let last = &seen[4..];
+    let mut mates: Vec<&str> = last[..3].iter().map(|l| l.pv_human[0].as_str()).collect();
+    mates.sort();
+    assert_eq!(mates, vec!["Qd8#", "Ra8#", "Re8#"]);
+    assert!(last[..3].iter().all(|l| l.score == Score::WinIn(1)));
+    assert!(matches!(last[3].score, Score::Cp(_)));
+    assert!(best.is_some_and(|b| mates.contains(&b.as_str())));
+}
+
+/// King h1, pawn a2 against a lone King: exactly five legal moves, so eight lines asked
+/// give five, one per move.
+#[test]
+fn multipv_gives_no_more_lines_than_legal_moves() {
+    let limits = Limits {
+        depth: Some(3),
+        multipv: Some(8),
+        ..Limits::default()
+    };
+    let (seen, _) = lines("k7/8/8/8/8/8/P7/7K w - - 0 1", limits);
+    let last: Vec<&SearchInfo> = seen.iter().filter(|l| l.depth == 3).collect();
+    assert_eq!(last.len(), 5);
+    let mut first: Vec<&str> = last.iter().map(|l| l.pv[0].as_str()).collect();
+    first.sort();
+    assert_eq!(first, vec!["a2a3", "a2a4", "h1g1", "h1g2", "h1h2"]);
+    let ks: Vec<u32> = last.iter().map(|l| l.multipv).collect();
+    assert_eq!(ks, vec![1, 2, 3, 4, 5]);
+    // Best first.
+    assert!(last
+        .windows(2)
+        .all(|w| w[0].score.raw() >= w[1].score.raw()));
+}
+
+/// Two threads find the same mate and report every thread's nodes.
+#[test]
+fn two_threads_search_together() {
+    let limits = Limits {
+        depth: Some(5),
+        threads: Some(2),
+        ..Limits::default()
+    };
+    let (seen, best) = lines("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", limits);
+    assert_eq!(best.as_deref(), Some("Ra8#"));
+    assert!(seen.iter().all(|l| l.multipv == 1));
+    let (seen, best) = lines(
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        limits,
+    );
+    assert!(best.is_some());
+    assert_eq!(seen.last().map(|l| l.depth), Some(5));
+    let nodes = Limits {
+        depth: None,
+        nodes: Some(20_000),
+        threads: Some(2),
+        ..Limits::default()
+    };
+    let g = find("chess")
+        .unwrap()
+        .open(None, &RuleOptions::new())
+        .unwrap();
+    let r = Engine::new(1).search(&*g, &nodes, None, &mut |_| {});
+    // The node limit counts every thread's nodes, checked every 256 nodes of the main
+    // thread: approximate (a helper runs on until told to stop), but it ends the search.
+    assert!(r.best.is_some() && r.nodes >= 20_000, "{}", r.nodes);
+}
+
+/// A weakened level never lets a forced win go: the second-best move is only ever played
+/// when both are ordinary scores within the margin.
+#[test]
+fn every_level_plays_a_mate_in_one() {
+    for level in 1..=8 {
+        let (_, best) = lines(
+            "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            level_limits(level).unwrap(),
+        );
+        assert_eq!(best.as_deref(), Some("Ra8#"), "level {level}");
+    }
+}
