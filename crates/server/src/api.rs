@@ -2,6 +2,7 @@
 
 use crate::app::{ApiError, App, Handle, Live, NewGame, Player};
 use crate::games::{self, color_word, parse_color, Viewer};
+use crate::limits::ClientIp;
 use crate::record;
 use axum::body::{Body, Bytes};
 use axum::extract::{FromRequest, Path, Query, Request, State};
@@ -146,9 +147,11 @@ pub struct CreateBody {
     white: Option<String>,
     #[serde(default)]
     black: Option<String>,
+    #[serde(default)]
+    clock: Option<crate::clock::ClockSpec>,
 }
 
-fn created(id: &str, tokens: &[(Color, String)], umpire: &str) -> Response {
+fn created(id: &str, tokens: &[(Color, String)], umpire: Option<&str>) -> Response {
     let mut seats = serde_json::Map::new();
     for (c, t) in tokens {
         seats.insert(
@@ -162,7 +165,7 @@ fn created(id: &str, tokens: &[(Color, String)], umpire: &str) -> Response {
             "id": id,
             "url": format!("/game/{id}"),
             "seats": seats,
-            "umpire": {"token": umpire},
+            "umpire": umpire.map(|t| json!({"token": t})),
         })),
     )
         .into_response()
@@ -171,6 +174,7 @@ fn created(id: &str, tokens: &[(Color, String)], umpire: &str) -> Response {
 /// `POST /api/games`.
 pub async fn create(
     State(app): AppState,
+    ClientIp(ip): ClientIp,
     JsonBody(b): JsonBody<CreateBody>,
 ) -> Result<Response, ApiError> {
     let white = Player::parse(b.white.as_deref().unwrap_or("human"))?;
@@ -182,15 +186,23 @@ pub async fn create(
             ));
         }
     }
+    app.limits.may_create(ip)?;
     let (id, tokens, umpire) = app
         .create(NewGame {
             variant: b.variant,
             fen: b.fen,
             rules: b.rules,
             players: [white, black],
+            clock: b
+                .clock
+                .map(|c| c.checked())
+                .transpose()
+                .map_err(ApiError::bad)?,
+            seat_hashes: [None, None],
+            client: ip,
         })
         .await?;
-    Ok(created(&id, &tokens, &umpire))
+    Ok(created(&id, &tokens, Some(&umpire)))
 }
 
 /// `GET /api/games`: the most recently active games.
@@ -216,7 +228,10 @@ pub async fn state(
     let viewer = viewer_of(&app, &headers, &id).await?;
     let h = app.handle(&id).await?;
     let live = h.live.lock().await;
-    Ok(no_store(axum::Json(live.state(viewer)).into_response()))
+    let token = token_of(&headers, &id);
+    Ok(no_store(
+        axum::Json(live.state_for(viewer, token.as_deref())).into_response(),
+    ))
 }
 
 fn no_store(mut r: Response) -> Response {
@@ -225,19 +240,21 @@ fn no_store(mut r: Response) -> Response {
     r
 }
 
+/// The seat a request acts for, the game, and the seat's token.
 async fn acting(
     app: &Arc<App>,
     headers: &HeaderMap,
     id: &str,
-) -> Result<(Color, Arc<Handle>), ApiError> {
+) -> Result<(Color, Arc<Handle>, String), ApiError> {
     let me = seat_of(app, headers, id).await?;
+    let token = token_of(headers, id).unwrap_or_default();
     let h = app.handle(id).await?;
-    Ok((me, h))
+    Ok((me, h, token))
 }
 
-fn ok_state(live: &Live, me: Color) -> Result<Response, ApiError> {
+fn ok_state(live: &Live, me: Color, token: &str) -> Result<Response, ApiError> {
     Ok(no_store(
-        axum::Json(live.state(Viewer::Player(me))).into_response(),
+        axum::Json(live.state_for(Viewer::Player(me), Some(token))).into_response(),
     ))
 }
 
@@ -255,13 +272,13 @@ pub async fn play(
     headers: HeaderMap,
     JsonBody(b): JsonBody<MoveBody>,
 ) -> Result<Response, ApiError> {
-    let (me, h) = acting(&app, &headers, &id).await?;
+    let (me, h, token) = acting(&app, &headers, &id).await?;
     let mut live = h.live.lock().await;
     if b.mv.len() > 256 {
         return Err(ApiError::bad("a turn's text is at most 256 characters"));
     }
     app.play_turn(&h, &mut live, me, &b.mv).await?;
-    ok_state(&live, me)
+    ok_state(&live, me, &token)
 }
 
 fn over(live: &Live) -> Result<(), ApiError> {
@@ -277,12 +294,12 @@ pub async fn resign(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (me, h) = acting(&app, &headers, &id).await?;
+    let (me, h, token) = acting(&app, &headers, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
     let o = games::external_outcome("resignation", Some(me.other()));
     app.end(&h, &mut live, o, "resignation").await?;
-    ok_state(&live, me)
+    ok_state(&live, me, &token)
 }
 
 /// `POST /api/games/{id}/offer-draw`: an offer, or the acceptance of the opponent's.
@@ -291,13 +308,13 @@ pub async fn offer_draw(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (me, h) = acting(&app, &headers, &id).await?;
+    let (me, h, token) = acting(&app, &headers, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
     if live.draw_offer == Some(me.other()) {
         let o = games::external_outcome("agreement", None);
         app.end(&h, &mut live, o, "agreement").await?;
-        return ok_state(&live, me);
+        return ok_state(&live, me, &token);
     }
     if live.draw_offer == Some(me) {
         return Err(ApiError::conflict("you have already offered a draw"));
@@ -308,7 +325,7 @@ pub async fn offer_draw(
         events.push(json!({"type": "draw-decline", "color": color_word(me.other())}));
     }
     app.commit(&h, &mut live, events).await?;
-    ok_state(&live, me)
+    ok_state(&live, me, &token)
 }
 
 /// Refuses unless the opponent of `me` has offered a draw (to `verb`: accept, decline).
@@ -328,13 +345,13 @@ pub async fn accept_draw(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (me, h) = acting(&app, &headers, &id).await?;
+    let (me, h, token) = acting(&app, &headers, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
     opponents_draw_offer(&live, me, "accept")?;
     let o = games::external_outcome("agreement", None);
     app.end(&h, &mut live, o, "agreement").await?;
-    ok_state(&live, me)
+    ok_state(&live, me, &token)
 }
 
 /// `POST /api/games/{id}/decline-draw`.
@@ -343,13 +360,13 @@ pub async fn decline_draw(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (me, h) = acting(&app, &headers, &id).await?;
+    let (me, h, token) = acting(&app, &headers, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
     opponents_draw_offer(&live, me, "decline")?;
     let ev = json!({"type": "draw-decline", "color": color_word(me)});
     app.commit(&h, &mut live, vec![ev]).await?;
-    ok_state(&live, me)
+    ok_state(&live, me, &token)
 }
 
 #[derive(Deserialize)]
@@ -358,37 +375,42 @@ pub struct ClaimBody {
     claim: String,
 }
 
-/// `POST /api/games/{id}/claim`: one of the rulebook's claims the state lists.
+/// `POST /api/games/{id}/claim`: one of the claims the state lists for this seat. A choice
+/// at a repetition (R36) is played as the turn it is; a rulebook claim (the fifty-round
+/// challenge, R38) is an event and its count starts.
 pub async fn claim(
     State(app): AppState,
     Path(id): Path<String>,
     headers: HeaderMap,
     JsonBody(b): JsonBody<ClaimBody>,
 ) -> Result<Response, ApiError> {
-    let (me, h) = acting(&app, &headers, &id).await?;
+    let (me, h, token) = acting(&app, &headers, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
-    if live.game.turn() != me {
-        return Err(ApiError::conflict("a claim is made on your own turn"));
-    }
-    let offered = games::claims(live.game.as_ref());
-    if !offered.contains(&b.claim) {
+    let offered = games::claims(live.game.as_ref(), Viewer::Player(me));
+    let wanted = b.claim.trim();
+    let Some(found) = offered
+        .iter()
+        .find(|c| c.code.eq_ignore_ascii_case(wanted))
+        .cloned()
+    else {
+        let shown: String = wanted.chars().take(40).collect();
         return Err(ApiError::bad(if offered.is_empty() {
-            format!(
-                "'{}' cannot be claimed: the rules offer no claim in this position",
-                b.claim
-            )
+            format!("'{shown}' cannot be claimed: the rules offer you no claim now")
         } else {
+            let codes: Vec<&str> = offered.iter().map(|c| c.code.as_str()).collect();
             format!(
-                "'{}' cannot be claimed here; the rules offer {}",
-                b.claim,
-                offered.join(", ")
+                "'{shown}' cannot be claimed now; the rules offer you {}",
+                codes.join(", ")
             )
         }));
+    };
+    if found.by.is_some() {
+        app.play_turn(&h, &mut live, me, &found.code).await?;
+    } else {
+        app.make_claim(&h, &mut live, me, &found).await?;
     }
-    let o = games::external_outcome(&b.claim, None);
-    app.end(&h, &mut live, o, "claim").await?;
-    ok_state(&live, me)
+    ok_state(&live, me, &token)
 }
 
 #[derive(Deserialize, Default)]
@@ -406,7 +428,7 @@ pub async fn takeback(
     headers: HeaderMap,
     JsonBody(b): JsonBody<TakebackBody>,
 ) -> Result<Response, ApiError> {
-    let (me, h) = acting(&app, &headers, &id).await?;
+    let (me, h, token) = acting(&app, &headers, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
     let pending = live.takeback_request;
@@ -458,7 +480,7 @@ pub async fn takeback(
             app.commit(&h, &mut live, vec![ev]).await?;
         }
     }
-    ok_state(&live, me)
+    ok_state(&live, me, &token)
 }
 
 /// How many plies go back so that `side` is to move again before its last turn.
@@ -499,7 +521,11 @@ pub async fn get_record(
 }
 
 /// `POST /api/games/import`: a record as text, or `{"record", "white", "black"}`.
-pub async fn import(State(app): AppState, req: Request) -> Result<Response, ApiError> {
+pub async fn import(
+    State(app): AppState,
+    ClientIp(ip): ClientIp,
+    req: Request,
+) -> Result<Response, ApiError> {
     let is_json = req
         .headers()
         .get(header::CONTENT_TYPE)
@@ -527,8 +553,11 @@ pub async fn import(State(app): AppState, req: Request) -> Result<Response, ApiE
     };
     let white = Player::parse(white.as_deref().unwrap_or("human"))?;
     let black = Player::parse(black.as_deref().unwrap_or("human"))?;
-    let (id, tokens, umpire) = record::import(&app, &text, [white, black]).await?;
-    Ok(created(&id, &tokens, &umpire))
+    let (id, tokens, umpire) = {
+        app.limits.may_create(ip)?;
+        record::import(&app, &text, [white, black], ip).await?
+    };
+    Ok(created(&id, &tokens, Some(&umpire)))
 }
 
 #[derive(Deserialize)]
@@ -567,8 +596,10 @@ pub async fn analysis(
 ) -> Result<Response, ApiError> {
     let rules = games::rule_options(&b.rules)?;
     let mut game = games::open(&b.variant, b.fen.as_deref(), &rules)?;
-    if b.moves.len() > 1000 {
-        return Err(ApiError::bad("at most 1000 moves may follow the position"));
+    if b.moves.len() > MAX_POSITION_MOVES {
+        return Err(ApiError::bad(format!(
+            "at most {MAX_POSITION_MOVES} moves may follow the position"
+        )));
     }
     for m in &b.moves {
         game.push(m).map_err(|e| ApiError::bad(e.to_string()))?;
@@ -615,6 +646,177 @@ pub async fn analysis(
     Ok(no_store(r))
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PositionBody {
+    variant: String,
+    #[serde(default)]
+    fen: Option<String>,
+    #[serde(default)]
+    rules: BTreeMap<String, Value>,
+    #[serde(default)]
+    moves: Vec<String>,
+}
+
+/// The most turns `POST /api/position` and `POST /api/analysis` replay.
+pub const MAX_POSITION_MOVES: usize = 1000;
+/// The longest position string accepted.
+pub const MAX_FEN: usize = 4096;
+
+/// `POST /api/position`: a position and the turns after it, checked and described; creates
+/// nothing.
+pub async fn position(JsonBody(b): JsonBody<PositionBody>) -> Result<Response, ApiError> {
+    if b.fen.as_ref().is_some_and(|f| f.len() > MAX_FEN) {
+        return Err(ApiError::bad(format!(
+            "the position string is longer than {MAX_FEN} characters"
+        )));
+    }
+    if b.moves.len() > MAX_POSITION_MOVES {
+        return Err(ApiError::bad(format!(
+            "at most {MAX_POSITION_MOVES} moves may follow the position"
+        )));
+    }
+    let rules = games::rule_options(&b.rules)?;
+    let mut game = games::open(&b.variant, b.fen.as_deref(), &rules)?;
+    for (i, m) in b.moves.iter().enumerate() {
+        if m.len() > 256 {
+            return Err(ApiError::bad(format!(
+                "move {} is longer than 256 characters",
+                i + 1
+            )));
+        }
+        game.push(m)
+            .map_err(|e| ApiError::bad(format!("move {} ('{m}') is not legal: {e}", i + 1)))?;
+    }
+    Ok(axum::Json(games::position_json(game.as_ref(), &b.rules)).into_response())
+}
+
+/// `GET /api/games/{id}/at/{ply}`: the position after `ply` turns, as the caller may see it.
+pub async fn at_ply(
+    State(app): AppState,
+    Path((id, ply)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let viewer = viewer_of(&app, &headers, &id).await?;
+    let h = app.handle(&id).await?;
+    let live = h.live.lock().await;
+    let turns = live.game.ply();
+    let Ok(ply) = ply.parse::<usize>() else {
+        return Err(ApiError::bad(format!(
+            "a ply is a whole number from 0 to {turns} (the turns played)"
+        )));
+    };
+    if ply > turns {
+        return Err(ApiError::not_found(format!(
+            "there is no ply {ply}: the game has {turns} turns so far"
+        )));
+    }
+    Ok(no_store(
+        axum::Json(games::at_ply_json(live.game.as_ref(), viewer, ply)).into_response(),
+    ))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RematchBody {
+    /// The opponent's seat token, when one browser holds both seats.
+    #[serde(default)]
+    opponent: Option<String>,
+}
+
+/// `POST /api/games/{id}/rematch`: after the game, a new one with colours swapped; at once
+/// against the engine or when the caller holds both seats, else an offer the opponent's
+/// call accepts.
+pub async fn rematch(
+    State(app): AppState,
+    ClientIp(ip): ClientIp,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    JsonBody(b): JsonBody<RematchBody>,
+) -> Result<Response, ApiError> {
+    let (me, h, token) = acting(&app, &headers, &id).await?;
+    let mut live = h.live.lock().await;
+    if live.outcome().is_none() {
+        return Err(ApiError::conflict(
+            "a rematch can be asked for once the game is over",
+        ));
+    }
+    if let Some(next) = &live.rematch {
+        return Err(ApiError::conflict(format!(
+            "the rematch has already started: /game/{next}"
+        )));
+    }
+    let opp = me.other();
+    let own_hash = crate::app::token_hash(&crate::app::rematch_token(&token, &id));
+    // Tokens (old game) of the seats the caller holds, by old colour.
+    let mut held: Vec<(Color, String)> = vec![(me, token.clone())];
+    if let Some(t) = &b.opponent {
+        let seat = app
+            .store
+            .seat(&crate::app::token_hash(t))
+            .await
+            .map_err(ApiError::unavailable)?;
+        if seat != Some((id.clone(), color_word(opp).to_string())) {
+            return Err(ApiError::forbidden(
+                "the opponent's token opens no seat of this game",
+            ));
+        }
+        held.push((opp, t.clone()));
+    }
+    let at_once = held.len() == 2 || matches!(live.player(opp), Player::Engine(_));
+    // The new game's seat hashes, by old colour.
+    let mut hashes: [Option<String>; 2] = [None, None];
+    for (c, t) in &held {
+        hashes[c.index()] = Some(crate::app::token_hash(&crate::app::rematch_token(t, &id)));
+    }
+    if !at_once {
+        match live.rematch_offer.clone() {
+            Some((c, hash)) if c == opp => hashes[opp.index()] = Some(hash),
+            Some(_) => {
+                return Err(ApiError::conflict(
+                    "you have already offered a rematch; your opponent has not answered",
+                ))
+            }
+            None => {
+                let ev = json!({"type": "rematch-offer", "color": color_word(me), "seat_hash": own_hash});
+                app.commit(&h, &mut live, vec![ev]).await?;
+                return ok_state(&live, me, &token);
+            }
+        }
+    }
+    app.limits.may_create(ip)?;
+    let rules: BTreeMap<String, Value> = serde_json::from_str(&live.row.rules).unwrap_or_default();
+    let [white_hash, black_hash] = hashes;
+    let (new_id, _, umpire) = app
+        .create(NewGame {
+            variant: live.row.variant.clone(),
+            fen: live.row.start_fen.clone(),
+            rules,
+            // Colours swapped.
+            players: [live.players[1], live.players[0]],
+            clock: live.clock.as_ref().map(|c| c.spec),
+            seat_hashes: [black_hash, white_hash],
+            client: ip,
+        })
+        .await?;
+    app.commit(
+        &h,
+        &mut live,
+        vec![json!({"type": "rematch", "game": new_id})],
+    )
+    .await?;
+    let tokens: Vec<(Color, String)> = held
+        .iter()
+        .map(|(c, t)| (c.other(), crate::app::rematch_token(t, &id)))
+        .collect();
+    // Between two people neither gets the umpire's token (it shows the other's secrets).
+    Ok(created(
+        &new_id,
+        &tokens,
+        at_once.then_some(umpire.as_str()),
+    ))
+}
+
 /// `GET /play/{token}`: puts the seat's token in a cookie and opens the game page.
 pub async fn seat_link(
     State(app): AppState,
@@ -654,6 +856,7 @@ pub struct SinceQuery {
 /// `GET /api/games/{id}/ws?since=V`.
 pub async fn websocket(
     State(app): AppState,
+    ClientIp(ip): ClientIp,
     Path(id): Path<String>,
     Query(q): Query<SinceQuery>,
     headers: HeaderMap,
@@ -667,9 +870,13 @@ pub async fn websocket(
     let ws =
         ws.map_err(|e| ApiError::bad(format!("this path takes a websocket: {}", e.body_text())))?;
     let since = q.since.unwrap_or(0).max(0);
+    let token = token_of(&headers, &id);
+    let guard = app.limits.open_socket(ip)?;
+    let meter = crate::limits::MessageMeter::new(&app.limits);
+    // Messages up to 64 KiB are read so that a large one is refused with a sentence.
     Ok(ws
-        .max_message_size(4096)
-        .on_upgrade(move |socket| crate::ws::run(socket, h, viewer, since)))
+        .max_message_size(MAX_BODY)
+        .on_upgrade(move |socket| crate::ws::run(socket, h, viewer, token, since, meter, guard)))
 }
 
 /// `GET /api/rules/{variant}`: the players' guide in Markdown.

@@ -1,7 +1,9 @@
 //! The server's state: the games in memory (each its events replayed), the commit path every
 //! turn takes (database first, then memory, then the websockets), and the engine pool.
 
+use crate::clock::{Clock, ClockSpec};
 use crate::games::{self, color_word, parse_color, Game, Viewer};
+use crate::log;
 use crate::store::{now_ms, AppendError, GameRow, Store};
 use menagerie_core::{Color, Outcome, RuleOptions};
 use serde_json::{json, Value};
@@ -64,7 +66,7 @@ impl From<games::GameError> for ApiError {
 pub enum Player {
     /// A person with the seat's token.
     Human,
-    /// The engine at a level (1..=10).
+    /// The engine at a level (one of [`games::LEVELS`]).
     Engine(u32),
 }
 
@@ -75,9 +77,12 @@ impl Player {
             "human" => Ok(Player::Human),
             "engine" => Ok(Player::Engine(3)),
             other => match other.strip_prefix("engine:").map(str::parse::<u32>) {
-                Some(Ok(n)) if (1..=10).contains(&n) => Ok(Player::Engine(n)),
+                Some(Ok(n)) if games::level_exists(n) => Ok(Player::Engine(n)),
                 _ => Err(ApiError::bad(format!(
-                    "a player is \"human\", \"engine\" or \"engine:LEVEL\" with LEVEL from 1 to 10, not \"{other}\""
+                    "a player is \"human\", \"engine\" or \"engine:LEVEL\" with LEVEL from {} to {}, not \"{}\"",
+                    games::LEVELS.start(),
+                    games::LEVELS.end(),
+                    other.chars().take(40).collect::<String>()
                 ))),
             },
         }
@@ -111,6 +116,14 @@ pub struct Live {
     pub takeback_request: Option<Color>,
     /// Whether an engine search is running for this game.
     pub thinking: bool,
+    /// The clock, if the game has one.
+    pub clock: Option<Clock>,
+    /// The side that offered a rematch, with the hash of its seat token in the new game.
+    pub rematch_offer: Option<(Color, String)>,
+    /// The rematch's game id, once it has started.
+    pub rematch: Option<String>,
+    /// The timer that ends the game when the running side's flag falls.
+    flag_task: Option<tokio::task::AbortHandle>,
 }
 
 impl Live {
@@ -131,6 +144,7 @@ impl Live {
     fn apply(&mut self, ev: &Value) -> Result<(), String> {
         let kind = ev["type"].as_str().unwrap_or("");
         let color = ev["color"].as_str().and_then(parse_color);
+        let at = ev["at"].as_i64().unwrap_or(0);
         match kind {
             "turn" => {
                 let text = ev["canonical"].as_str().unwrap_or("");
@@ -139,8 +153,17 @@ impl Live {
                     .map_err(|e| format!("stored turn '{text}' cannot be replayed: {e}"))?;
                 self.draw_offer = None;
                 self.takeback_request = None;
+                if let (Some(clock), Some(mover)) = (&mut self.clock, color) {
+                    clock.turn(mover, at, Some(self.game.turn()));
+                }
             }
             "end" => {
+                if let Some(clock) = &mut self.clock {
+                    match ev["winner"].as_str().and_then(parse_color) {
+                        Some(w) if ev["by"] == "time" => clock.flag(w.other(), at),
+                        _ => clock.switch(at, None),
+                    }
+                }
                 if ev["by"].as_str() != Some("board") {
                     let code = ev["code"].as_str().unwrap_or("rule");
                     let winner = ev["winner"].as_str().and_then(parse_color);
@@ -149,6 +172,17 @@ impl Live {
                 self.draw_offer = None;
                 self.takeback_request = None;
             }
+            "claim" => {
+                let code = ev["code"].as_str().unwrap_or("");
+                let by = color.ok_or_else(|| format!("stored claim '{code}' names no player"))?;
+                self.game
+                    .claim_by(by, code)
+                    .map_err(|e| format!("stored claim '{code}' cannot be replayed: {e}"))?;
+            }
+            "rematch-offer" => {
+                self.rematch_offer = color.zip(ev["seat_hash"].as_str().map(str::to_string));
+            }
+            "rematch" => self.rematch = ev["game"].as_str().map(str::to_string),
             "draw-offer" => self.draw_offer = color,
             "draw-decline" => self.draw_offer = None,
             "takeback-request" => self.takeback_request = color,
@@ -160,6 +194,11 @@ impl Live {
                 }
                 self.takeback_request = None;
                 self.draw_offer = None;
+                if let Some(clock) = &mut self.clock {
+                    // Back at the start the first turn is untimed again.
+                    let next = (self.game.ply() > 0).then(|| self.game.turn());
+                    clock.switch(at, next);
+                }
             }
             _ => {}
         }
@@ -167,17 +206,46 @@ impl Live {
         Ok(())
     }
 
-    /// The event as `viewer` may see it.
+    /// The event as `viewer` may see it (no seat token known: a rematch's url is null).
     pub fn project(&self, ev: &Value, viewer: Viewer) -> Value {
+        self.project_for(ev, viewer, None)
+    }
+
+    /// The event as `viewer`, holding `token`, may see it: a rematch carries that viewer's
+    /// own seat link in the new game (`null` for spectators and the umpire).
+    pub fn project_for(&self, ev: &Value, viewer: Viewer, token: Option<&str>) -> Value {
         if ev["type"] != "turn" {
-            return ev.clone();
+            let mut ev = ev.clone();
+            if let Some(o) = ev.as_object_mut() {
+                o.remove("at");
+                o.remove("seat_hash");
+            }
+            if ev["type"] == "rematch" {
+                ev["url"] = json!(self.rematch_url(viewer, token));
+            }
+            return ev;
         }
         let (c, h) = games::event_seen(ev, viewer);
         json!({"type": "turn", "color": ev["color"], "ply": ev["ply"], "canonical": c, "human": h})
     }
 
-    /// The game as `viewer` may see it (Contract 3's state JSON).
+    /// The seat link of `viewer` (holding `token`) in this game's rematch.
+    fn rematch_url(&self, viewer: Viewer, token: Option<&str>) -> Option<String> {
+        match (viewer, token) {
+            (Viewer::Player(_), Some(t)) => {
+                Some(format!("/play/{}", rematch_token(t, &self.row.id)))
+            }
+            _ => None,
+        }
+    }
+
+    /// The game as `viewer` may see it, with no seat token known.
     pub fn state(&self, viewer: Viewer) -> Value {
+        self.state_for(viewer, None)
+    }
+
+    /// The game as `viewer`, holding `token`, may see it (Contract 3's state JSON).
+    pub fn state_for(&self, viewer: Viewer, token: Option<&str>) -> Value {
         let g = self.game.as_ref();
         let moves = games::moves_seen(g, viewer);
         let view = games::view_position(g, viewer, &self.rules);
@@ -209,8 +277,10 @@ impl Live {
             "you": viewer.word(),
             "draw_offer": self.draw_offer.map(color_word),
             "takeback_request": self.takeback_request.map(color_word),
-            "claims": if may_move && outcome.is_none() { games::claims(g) } else { Vec::new() },
-            "clock": null,
+            "claims": if outcome.is_none() { games::claims_json(&games::claims(g, viewer)) } else { Vec::new() },
+            "clock": self.clock.as_ref().map(|c| c.json(now_ms())),
+            "rematch_offer": self.rematch_offer.as_ref().map(|(c, _)| color_word(*c)),
+            "rematch": self.rematch.as_ref().map(|g| json!({"game": g, "url": self.rematch_url(viewer, token)})),
         })
     }
 }
@@ -221,7 +291,12 @@ pub struct Handle {
     pub live: Mutex<Live>,
     /// New versions, for the websockets.
     pub tx: broadcast::Sender<i64>,
+    /// When a request last asked for this game (Unix milliseconds).
+    touched: std::sync::atomic::AtomicI64,
 }
+
+/// How long a game nobody watches stays in memory after its last request.
+pub const IDLE_EVICTION: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// The whole server.
 pub struct App {
@@ -232,6 +307,8 @@ pub struct App {
     pub engine_slots: Arc<Semaphore>,
     /// Analysis requests that may search at once.
     pub analysis_slots: Arc<Semaphore>,
+    /// The limits per client.
+    pub limits: Arc<crate::limits::Limits>,
 }
 
 /// SHA-256 of a token, in hex.
@@ -239,6 +316,14 @@ pub fn token_hash(token: &str) -> String {
     use sha2::{Digest, Sha256};
     let d = Sha256::digest(token.as_bytes());
     d.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The seat token in a game's rematch of the player holding `token` in game `game`: derived
+/// (SHA-256), so that the server never stores a token and each player reads its own link.
+pub fn rematch_token(token: &str, game: &str) -> String {
+    let mut t = token_hash(&format!("menagerie-rematch:{game}:{token}"));
+    t.truncate(32);
+    t
 }
 
 /// 128 random bits in hex.
@@ -272,6 +357,13 @@ pub struct NewGame {
     pub rules: BTreeMap<String, Value>,
     /// White's and Black's players.
     pub players: [Player; 2],
+    /// The clock, if any (checked).
+    pub clock: Option<ClockSpec>,
+    /// For White and Black: the hash of a seat token chosen beforehand (a rematch), else a
+    /// random token is made for a human seat.
+    pub seat_hashes: [Option<String>; 2],
+    /// The address that asks for it (counted against its limits).
+    pub client: Option<std::net::IpAddr>,
 }
 
 impl App {
@@ -282,11 +374,44 @@ impl App {
             games: StdMutex::new(HashMap::new()),
             engine_slots: Arc::new(Semaphore::new(engine_threads.max(1))),
             analysis_slots: Arc::new(Semaphore::new(engine_threads.max(1))),
+            limits: Arc::new(crate::limits::Limits::default()),
         })
     }
 
     fn cached(&self, id: &str) -> Option<Arc<Handle>> {
-        self.games.lock().ok()?.get(id).cloned()
+        let h = self.games.lock().ok()?.get(id).cloned()?;
+        h.touched.store(now_ms(), Ordering::Relaxed);
+        Some(h)
+    }
+
+    /// How many games are in memory.
+    pub fn cached_count(&self) -> usize {
+        self.games.lock().map_or(0, |m| m.len())
+    }
+
+    /// Drops from memory the games no request, websocket or engine holds that are over or
+    /// were last asked for more than `idle` ago (a running clock keeps its game: its flag
+    /// must fall); they are read again from the database on demand. Returns how many.
+    pub fn evict_idle(&self, idle: std::time::Duration) -> usize {
+        let Ok(mut map) = self.games.lock() else {
+            return 0;
+        };
+        let before = map.len();
+        let cutoff = now_ms() - i64::try_from(idle.as_millis()).unwrap_or(i64::MAX);
+        map.retain(|_, h| {
+            // Only the table holds it: no request, websocket or engine task is using it.
+            if Arc::strong_count(h) > 1 {
+                return true;
+            }
+            let Ok(live) = h.live.try_lock() else {
+                return true;
+            };
+            let over = live.outcome().is_some();
+            let clock_runs = live.clock.as_ref().is_some_and(|c| c.running().is_some());
+            let idle = h.touched.load(Ordering::Relaxed) <= cutoff;
+            live.thinking || !(over || idle && !clock_runs)
+        });
+        before - map.len()
     }
 
     /// The game `id`, loaded from the database when not in memory.
@@ -319,7 +444,19 @@ impl App {
             draw_offer: None,
             takeback_request: None,
             thinking: false,
+            clock: None,
+            flag_task: None,
+            rematch_offer: None,
+            rematch: None,
         };
+        if let Some((initial_ms, increment_ms)) =
+            self.store.clock(id).await.map_err(ApiError::unavailable)?
+        {
+            live.clock = Some(Clock::new(ClockSpec {
+                initial_ms,
+                increment_ms,
+            }));
+        }
         let events = self
             .store
             .events(id, 0)
@@ -334,12 +471,76 @@ impl App {
         let handle = Arc::new(Handle {
             live: Mutex::new(live),
             tx,
+            touched: std::sync::atomic::AtomicI64::new(now_ms()),
         });
-        let mut map = self
-            .games
-            .lock()
-            .map_err(|_| ApiError::new(500, "the game table is poisoned"))?;
-        Ok(map.entry(id.to_string()).or_insert(handle).clone())
+        let h = {
+            let mut map = self
+                .games
+                .lock()
+                .map_err(|_| ApiError::new(500, "the game table is poisoned"))?;
+            map.entry(id.to_string()).or_insert(handle).clone()
+        };
+        {
+            let mut live = h.live.lock().await;
+            if live.flag_task.is_none() {
+                self.schedule_flag(&h, &mut live);
+            }
+        }
+        Ok(h)
+    }
+
+    /// Arms the timer that ends the game when the running side's flag falls (at once if it
+    /// fell while nobody was looking, or while the server was down).
+    fn schedule_flag(self: &Arc<Self>, h: &Arc<Handle>, live: &mut Live) {
+        if let Some(t) = live.flag_task.take() {
+            t.abort();
+        }
+        if live.outcome().is_some() {
+            return;
+        }
+        let Some((side, at)) = live.clock.as_ref().and_then(Clock::flag_at) else {
+            return;
+        };
+        let version = live.version();
+        let weak = Arc::downgrade(h);
+        let app = self.clone();
+        let wait = u64::try_from(at - now_ms()).unwrap_or(0);
+        let task = tokio::spawn(async move {
+            tokio::time::sleep(std::time::Duration::from_millis(wait + 1)).await;
+            let Some(h) = weak.upgrade() else {
+                return;
+            };
+            let mut live = h.live.lock().await;
+            if live.version() != version || live.outcome().is_some() {
+                return;
+            }
+            // This task is done: the commit must not abort it.
+            live.flag_task = None;
+            if let Err(e) = app.flag(&h, &mut live, side).await {
+                log(&format!(
+                    "game {}: the flag fell but the game could not end: {}",
+                    live.row.id, e.message
+                ));
+            }
+        });
+        live.flag_task = Some(task.abort_handle());
+    }
+
+    /// `side`'s flag fell: the game ends with the library's `forfeit_on_time`.
+    pub async fn flag(
+        self: &Arc<Self>,
+        h: &Arc<Handle>,
+        live: &mut Live,
+        side: Color,
+    ) -> Result<(), ApiError> {
+        let mut trial = live.game.fork();
+        trial
+            .forfeit_on_time(side)
+            .map_err(|e| ApiError::conflict(e.to_string()))?;
+        let o = trial
+            .outcome()
+            .unwrap_or_else(|| games::external_outcome("time-forfeit", Some(side.other())));
+        self.end(h, live, o, "time").await
     }
 
     /// Reads the events other processes added (PostgreSQL) and announces them.
@@ -370,7 +571,7 @@ impl App {
         if let Some(h) = self.cached(id) {
             let mut live = h.live.lock().await;
             if let Err(e) = self.sync(&h, &mut live).await {
-                eprintln!("menagerie serve: cannot catch up game {id}: {}", e.message);
+                log(&format!("cannot catch up game {id}: {}", e.message));
             }
         }
     }
@@ -389,9 +590,13 @@ impl App {
         let mut tokens = Vec::new();
         for c in Color::BOTH {
             if new.players[c.index()] == Player::Human {
-                let t = random_hex()?;
-                seats.push((token_hash(&t), color_word(c).to_string()));
-                tokens.push((c, t));
+                if let Some(hash) = &new.seat_hashes[c.index()] {
+                    seats.push((hash.clone(), color_word(c).to_string()));
+                } else {
+                    let t = random_hex()?;
+                    seats.push((token_hash(&t), color_word(c).to_string()));
+                    tokens.push((c, t));
+                }
             }
         }
         let umpire = random_hex()?;
@@ -408,10 +613,12 @@ impl App {
             updated_at: now,
             finished: false,
         };
+        let clock = new.clock.map(|c| (c.initial_ms, c.increment_ms));
         self.store
-            .create_game(&row, &seats)
+            .create_game_with_clock(&row, &seats, clock)
             .await
             .map_err(ApiError::unavailable)?;
+        self.limits.created(new.client, &id);
         drop(game);
         let h = self.handle(&id).await?;
         {
@@ -430,6 +637,14 @@ impl App {
         events: Vec<Value>,
     ) -> Result<(), ApiError> {
         let first = live.version() + 1;
+        let mut events = events;
+        if live.clock.is_some() {
+            // The clock is rebuilt from these times after a restart.
+            let now = now_ms();
+            for ev in &mut events {
+                ev["at"] = json!(now);
+            }
+        }
         let datas: Vec<String> = events.iter().map(|e| e.to_string()).collect();
         // The state after these events, for the `finished` flag.
         let finishes = live.outcome().is_some() || events.iter().any(|e| e["type"] == "end");
@@ -451,12 +666,16 @@ impl App {
                 )))
             }
         }
+        if finishes {
+            self.limits.finished(&live.row.id);
+        }
         for ev in &events {
             if let Err(e) = live.apply(ev) {
-                eprintln!("menagerie serve: game {}: {e}", live.row.id);
+                log(&format!("game {}: {e}", live.row.id));
             }
         }
         let _ = h.tx.send(live.version());
+        self.schedule_flag(h, live);
         self.maybe_engine(h, live);
         Ok(())
     }
@@ -478,6 +697,16 @@ impl App {
                 live.game.turn()
             )));
         }
+        if live
+            .clock
+            .as_ref()
+            .is_some_and(|c| c.running() == Some(mover) && c.left(mover, now_ms()) <= 0)
+        {
+            self.flag(h, live, mover).await?;
+            return Err(ApiError::conflict(
+                "your time ran out before this turn arrived; the game is over",
+            ));
+        }
         // Read and check the turn on a copy: the game in memory changes only once stored.
         let mut trial = live.game.fork();
         let (canonical, human) =
@@ -487,6 +716,31 @@ impl App {
             "type": "turn", "color": color_word(mover), "ply": ply,
             "canonical": canonical, "human": human,
             "seen": games::last_turn_seen(trial.as_ref()),
+        })];
+        if let Some(o) = trial.outcome() {
+            let mut end = games::outcome_json(&o);
+            end["type"] = json!("end");
+            end["by"] = json!("board");
+            events.push(end);
+        }
+        self.commit(h, live, events).await
+    }
+
+    /// `by` makes a rulebook claim that is not a turn (the fifty-round challenge): an event
+    /// `{"type":"claim","color","code","sentence"}`, then `end` if it ends the game at once.
+    pub async fn make_claim(
+        self: &Arc<Self>,
+        h: &Arc<Handle>,
+        live: &mut Live,
+        by: Color,
+        claim: &menagerie_core::Claim,
+    ) -> Result<(), ApiError> {
+        let mut trial = live.game.fork();
+        trial
+            .claim_by(by, &claim.code)
+            .map_err(|e| ApiError::bad(e.to_string()))?;
+        let mut events = vec![json!({
+            "type": "claim", "color": color_word(by), "code": claim.code, "sentence": claim.sentence,
         })];
         if let Some(o) = trial.outcome() {
             let mut end = games::outcome_json(&o);
@@ -523,19 +777,23 @@ impl App {
         live.thinking = true;
         let version = live.version();
         let game = live.game.fork();
+        let budget = live
+            .clock
+            .as_ref()
+            .and_then(|c| c.engine_budget_ms(mover, now_ms()));
         let app = self.clone();
         let h = h.clone();
         tokio::spawn(async move {
-            let chosen = app.think(game, level).await;
+            let chosen = app.think(game, level, budget).await;
             let mut live = h.live.lock().await;
             live.thinking = false;
             match chosen {
                 Some(text) if live.version() == version => {
                     if let Err(e) = app.play_turn(&h, &mut live, mover, &text).await {
-                        eprintln!(
-                            "menagerie serve: game {}: the engine's turn {text} was not played: {}",
+                        log(&format!(
+                            "game {}: the engine's turn {text} was not played: {}",
                             live.row.id, e.message
-                        );
+                        ));
                     }
                 }
                 // The game moved on while the engine thought (a takeback, a resignation,
@@ -548,9 +806,14 @@ impl App {
 
     /// Runs one engine search in the bounded pool, off the async runtime; `None` when the
     /// search finds no turn or panics (the panic is caught and logged).
-    async fn think(&self, game: Game, level: u32) -> Option<String> {
+    async fn think(&self, game: Game, level: u32, budget_ms: Option<u64>) -> Option<String> {
         let _permit = self.engine_slots.clone().acquire_owned().await.ok()?;
-        let limits = games::level_limits(level);
+        let mut limits = games::level_limits(level);
+        if let Some(ms) = budget_ms {
+            // A clock: spend about a thirtieth of the time left, never more than the level.
+            let budget = std::time::Duration::from_millis(ms);
+            limits.movetime = Some(limits.movetime.map_or(budget, |t| t.min(budget)));
+        }
         let job = tokio::task::spawn_blocking(move || {
             std::panic::catch_unwind(AssertUnwindSafe(|| {
                 games::search(game.as_ref(), &limits, None, &mut |_| {})
@@ -559,7 +822,7 @@ impl App {
         match job.await {
             Ok(Ok(found)) => found.map(|(c, _)| c),
             Ok(Err(_)) | Err(_) => {
-                eprintln!("menagerie serve: an engine search panicked; the game waits");
+                log("an engine search panicked; the game waits");
                 None
             }
         }
@@ -570,17 +833,26 @@ impl App {
         let ids = match self.store.unfinished_with_engine().await {
             Ok(ids) => ids,
             Err(e) => {
-                eprintln!("menagerie serve: cannot list unfinished games: {e}");
+                log(&format!("cannot list unfinished games: {e}"));
                 return;
             }
         };
-        for id in ids {
+        // Games with a clock are loaded so that their flags fall even if nobody asks.
+        let clocked = self
+            .store
+            .unfinished_with_clock()
+            .await
+            .unwrap_or_else(|e| {
+                log(&format!("cannot list the games with clocks: {e}"));
+                Vec::new()
+            });
+        for id in ids.into_iter().chain(clocked) {
             match self.handle(&id).await {
                 Ok(h) => {
                     let mut live = h.live.lock().await;
                     self.maybe_engine(&h, &mut live);
                 }
-                Err(e) => eprintln!("menagerie serve: cannot load game {id}: {}", e.message),
+                Err(e) => log(&format!("cannot load game {id}: {}", e.message)),
             }
         }
     }

@@ -5,7 +5,7 @@
 //! module builds the same JSON from what it does offer, so the rest of the server never
 //! changes when the library grows.
 
-use menagerie_core::{Color, Outcome, RuleOptions};
+use menagerie_core::{Claim, Color, Outcome, RuleOptions};
 use menagerie_variants::{find, registry, AnyGame, Limits, Score, SearchInfo, VariantError};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -279,15 +279,75 @@ pub fn external_outcome(code: &str, winner: Option<Color>) -> Outcome {
     }
 }
 
-/// The claims the rulebook offers the side to move here (codes). None yet through the
-/// dynamic interface: repetition and move-count draws end games by themselves.
-pub fn claims(_game: &dyn AnyGame) -> Vec<String> {
-    Vec::new()
+/// The claims `viewer` may make now (the library's `claims()`, from that player's view):
+/// a player sees the repetition choice on its own turn and the rulebook's claims either
+/// player may make; spectators and the umpire make none.
+pub fn claims(game: &dyn AnyGame, viewer: Viewer) -> Vec<Claim> {
+    match viewer {
+        Viewer::Player(c) => game
+            .view(viewer.library())
+            .claims()
+            .into_iter()
+            .filter(|k| k.by.is_none_or(|b| b == c))
+            .collect(),
+        Viewer::Spectator | Viewer::Umpire => Vec::new(),
+    }
 }
 
-/// The search limits of an engine level (1 weakest .. 10 strongest).
+/// Claims as the API writes them: `[{"code","sentence"}]`.
+pub fn claims_json(claims: &[Claim]) -> Vec<Value> {
+    claims
+        .iter()
+        .map(|c| json!({"code": c.code, "sentence": c.sentence}))
+        .collect()
+}
+
+/// `POST /api/position`: a position with no game (the analysis board), every secret shown
+/// since the caller supplied it.
+pub fn position_json(game: &dyn AnyGame, rules: &BTreeMap<String, Value>) -> Value {
+    let outcome = game.outcome();
+    json!({
+        "variant": game.variant(),
+        "rules": rules,
+        "fen": game.fen(),
+        "turn": color_word(game.turn()),
+        "moves": game.history().iter().map(|(c, h)| json!({"canonical": c, "human": h})).collect::<Vec<_>>(),
+        "legal": if outcome.is_none() { legal_json(game) } else { Vec::new() },
+        "board": snapshot_json(game),
+        "outcome": outcome.as_ref().map(outcome_json),
+        "claims": claims_json(&game.claims()),
+    })
+}
+
+/// `GET /api/games/{id}/at/{ply}`: the moment after `ply` turns as `viewer` may see it
+/// (`ply` at most the number of turns played).
+pub fn at_ply_json(game: &dyn AnyGame, viewer: Viewer, ply: usize) -> Value {
+    let mut then = game.fork();
+    while then.ply() > ply && then.pop().is_some() {}
+    let view = then.view(viewer.library());
+    let last = moves_seen(then.as_ref(), viewer)
+        .pop()
+        .map(|(c, h)| json!({"canonical": c, "human": h}));
+    json!({
+        "ply": then.ply(),
+        "fen": view_fen(then.as_ref(), viewer),
+        "board": snapshot_json(view.as_ref()),
+        "last": last,
+        "turn": color_word(then.turn()),
+    })
+}
+
+/// The engine levels a seat may ask for (`engine:LEVEL`); Contract B's levels of the library.
+pub const LEVELS: std::ops::RangeInclusive<u32> = 1..=8;
+
+/// Whether `level` is one of [`LEVELS`]: the one check `engine:LEVEL` goes through.
+pub fn level_exists(level: u32) -> bool {
+    LEVELS.contains(&level)
+}
+
+/// The search limits of an engine level (1 weakest .. 8 strongest).
 pub fn level_limits(level: u32) -> Limits {
-    let level = level.clamp(1, 10);
+    let level = level.clamp(*LEVELS.start(), *LEVELS.end());
     Limits {
         depth: Some(level + 1),
         nodes: Some(20_000u64 << level.min(10)),

@@ -7,7 +7,9 @@
 
 mod api;
 pub mod app;
+pub mod clock;
 pub mod games;
+pub mod limits;
 mod pages;
 mod record;
 pub mod store;
@@ -22,6 +24,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
+
+/// Writes one line to the server's log (standard error). A closed or full stderr must never
+/// stop the server, so errors are ignored (`eprintln!` would panic). Tokens are never passed.
+pub(crate) fn log(message: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "menagerie serve: {message}");
+}
 
 /// The options of `menagerie serve`.
 #[derive(clap::Parser, Debug, Clone)]
@@ -71,7 +80,10 @@ pub fn router(app: Arc<app::App>) -> Router {
         .route("/api/games/{id}/decline-draw", post(api::decline_draw))
         .route("/api/games/{id}/claim", post(api::claim))
         .route("/api/games/{id}/takeback", post(api::takeback))
+        .route("/api/games/{id}/rematch", post(api::rematch))
         .route("/api/games/{id}/record", get(api::get_record))
+        .route("/api/games/{id}/at/{ply}", get(api::at_ply))
+        .route("/api/position", post(api::position))
         .route("/api/games/{id}/ws", get(api::websocket))
         .route("/api/analysis", post(api::analysis))
         .route("/api/rules/{variant}", get(api::rules_text))
@@ -158,7 +170,7 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
                         app2.remote_event(&id).await;
                     }
                     Err(e) => {
-                        eprintln!("menagerie serve: PostgreSQL listener: {e}; retrying");
+                        log(&format!("PostgreSQL listener: {e}; retrying"));
                         tokio::time::sleep(std::time::Duration::from_secs(1)).await;
                     }
                 }
@@ -174,9 +186,20 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
         .map_err(|e| format!("cannot read the address listened on: {e}"))?;
     app.resume_engines().await;
     let router = router(app.clone());
+    let sweeper = Arc::downgrade(&app);
     tokio::spawn(async move {
-        if let Err(e) = axum::serve(tcp, router).await {
-            eprintln!("menagerie serve: {e}");
+        // Now and then: games nobody watches leave memory (the database keeps them).
+        loop {
+            tokio::time::sleep(std::time::Duration::from_secs(60)).await;
+            let Some(app) = sweeper.upgrade() else { return };
+            app.evict_idle(app::IDLE_EVICTION);
+            app.limits.sweep();
+        }
+    });
+    tokio::spawn(async move {
+        let service = router.into_make_service_with_connect_info::<SocketAddr>();
+        if let Err(e) = axum::serve(tcp, service).await {
+            log(&e.to_string());
         }
     });
     Ok(Running { addr: local, app })

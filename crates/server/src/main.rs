@@ -9,7 +9,9 @@ fn main() -> ExitCode {
     match menagerie_server::run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("menagerie serve: {e}");
+            // A closed stderr must not turn a clean failure into a panic.
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr(), "menagerie serve: {e}");
             ExitCode::FAILURE
         }
     }

@@ -43,6 +43,15 @@ pub fn write(live: &Live, viewer: Viewer) -> String {
             .collect();
         tag(&mut out, "Rules", &list.join(","));
     }
+    // The rulebook claims made (public: R38's challenge is announced to both players).
+    let claims = live.game.made_claims();
+    if !claims.is_empty() {
+        let list: Vec<String> = claims
+            .iter()
+            .map(|c| format!("{} {} {}", c.ply, color_word(c.by), c.code))
+            .collect();
+        tag(&mut out, "Claims", &list.join(", "));
+    }
     let result = outcome.as_ref().map_or("*", |o| o.result());
     tag(&mut out, "Result", result);
     if let Some(o) = &outcome {
@@ -66,7 +75,13 @@ pub fn write(live: &Live, viewer: Viewer) -> String {
     };
     let first = games::start_turn(g);
     let mut words = Vec::new();
+    let claimed_at = |words: &mut Vec<String>, ply: usize| {
+        for c in claims.iter().filter(|c| c.ply == ply) {
+            words.push(format!("{{{} claims {}}}", color_word(c.by), c.code));
+        }
+    };
     for (i, t) in texts.iter().enumerate() {
+        claimed_at(&mut words, i);
         let ply = i + usize::from(first == Color::Black);
         if ply % 2 == 0 {
             words.push(format!("{}.", ply / 2 + 1));
@@ -75,6 +90,7 @@ pub fn write(live: &Live, viewer: Viewer) -> String {
         }
         words.push(t.replace(' ', "_"));
     }
+    claimed_at(&mut words, texts.len());
     words.push(result.to_string());
     let mut line = String::new();
     for w in words {
@@ -106,11 +122,34 @@ fn parse(text: &str) -> Result<Record, ApiError> {
     Ok(rec)
 }
 
+/// Reads the `Claims` tag: `PLY COLOR CODE, ...`.
+fn read_claims(text: &str) -> Result<Vec<(usize, Color, String)>, ApiError> {
+    let mut out = Vec::new();
+    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let words: Vec<&str> = item.split_whitespace().collect();
+        let parsed = match words.as_slice() {
+            [ply, color, code] => ply
+                .parse::<usize>()
+                .ok()
+                .zip(games::parse_color(color))
+                .map(|(p, c)| (p, c, code.to_string())),
+            _ => None,
+        };
+        out.push(parsed.ok_or_else(|| {
+            ApiError::bad(format!(
+                "the record's Claims tag holds '{item}', not 'PLY COLOR CODE'"
+            ))
+        })?);
+    }
+    Ok(out)
+}
+
 /// Creates a game from a record; returns its id, seat tokens and umpire token.
 pub async fn import(
     app: &Arc<App>,
     text: &str,
     players: [Player; 2],
+    client: Option<std::net::IpAddr>,
 ) -> Result<(String, Vec<(Color, String)>, String), ApiError> {
     let rec = parse(text)?;
     let variant = rec
@@ -128,8 +167,34 @@ pub async fn import(
     // Check every turn before anything is stored.
     let options = games::rule_options(&rules)?;
     let mut game = games::open(&variant, fen.as_deref(), &options)?;
+    let claims = read_claims(rec.tag("Claims").unwrap_or(""))?;
     let mut events = Vec::new();
+    let claim_events = |game: &mut dyn menagerie_variants::AnyGame,
+                        events: &mut Vec<Value>,
+                        ply: usize|
+     -> Result<(), ApiError> {
+        for (by, code) in claims
+            .iter()
+            .filter(|(p, _, _)| *p == ply)
+            .map(|(_, b, c)| (*b, c))
+        {
+            let sentence = game
+                .claims()
+                .into_iter()
+                .find(|c| &c.code == code)
+                .map(|c| c.sentence)
+                .unwrap_or_default();
+            game.claim_by(by, code).map_err(|e| {
+                ApiError::bad(format!(
+                    "the record's claim '{code}' after {ply} turns cannot be made: {e}"
+                ))
+            })?;
+            events.push(json!({"type": "claim", "color": color_word(by), "code": code, "sentence": sentence}));
+        }
+        Ok(())
+    };
     for (i, (mv, line)) in rec.moves.iter().enumerate() {
+        claim_events(game.as_mut(), &mut events, i)?;
         let mover = game.turn();
         let (c, h) = game.push(mv).map_err(|e| {
             ApiError::bad(format!(
@@ -142,6 +207,7 @@ pub async fn import(
             "canonical": c, "human": h, "seen": games::last_turn_seen(game.as_ref())}),
         );
     }
+    claim_events(game.as_mut(), &mut events, rec.moves.len())?;
     if let Some(o) = game.outcome() {
         let mut end = games::outcome_json(&o);
         end["type"] = json!("end");
@@ -169,6 +235,9 @@ pub async fn import(
             fen,
             rules,
             players,
+            clock: None,
+            seat_hashes: [None, None],
+            client,
         })
         .await?;
     if !events.is_empty() {

@@ -41,6 +41,11 @@ const MIGRATIONS: &[&str] = &[
         seat TEXT NOT NULL
     )",
     "CREATE INDEX IF NOT EXISTS games_updated ON games (updated_at)",
+    "CREATE TABLE IF NOT EXISTS clocks (
+        game_id TEXT PRIMARY KEY REFERENCES games(id),
+        initial_ms BIGINT NOT NULL,
+        increment_ms BIGINT NOT NULL
+    )",
     "CREATE INDEX IF NOT EXISTS seats_game ON seats (game_id)",
 ];
 
@@ -215,6 +220,18 @@ impl Store {
 
     /// Creates a game with its seats.
     pub async fn create_game(&self, g: &GameRow, seats: &[(String, String)]) -> Result<(), String> {
+        self.create_game_with_clock(g, seats, None).await
+    }
+
+    /// Creates a game with its seats and its clock `(initial_ms, increment_ms)`, if any.
+    pub async fn create_game_with_clock(
+        &self,
+        g: &GameRow,
+        seats: &[(String, String)],
+        clock: Option<(i64, i64)>,
+    ) -> Result<(), String> {
+        let insert_clock =
+            self.sql("INSERT INTO clocks (game_id, initial_ms, increment_ms) VALUES (?, ?, ?)");
         let insert_game = self.sql(
             "INSERT INTO games (id, variant, rules, start_fen, white, black, created_at, updated_at, finished)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -232,6 +249,10 @@ impl Store {
             }
             for (hash, seat) in seats {
                 sqlx::query(&insert_seat).bind(hash).bind(&g.id).bind(seat)
+                    .execute(&mut *tx).await.map_err(db_err)?;
+            }
+            if let Some((initial, increment)) = clock {
+                sqlx::query(&insert_clock).bind(&g.id).bind(initial).bind(increment)
                     .execute(&mut *tx).await.map_err(db_err)?;
             }
             tx.commit().await.map_err(db_err)
@@ -253,6 +274,27 @@ impl Store {
         both!(self, p => {
             let rows = sqlx::query(&q).bind(limit).fetch_all(p).await.map_err(db_err)?;
             rows.iter().map(|r| game_row!(r)).collect::<Result<Vec<_>, _>>().map_err(db_err)
+        })
+    }
+
+    /// The clock of game `id`: `(initial_ms, increment_ms)`, if it has one.
+    pub async fn clock(&self, id: &str) -> Result<Option<(i64, i64)>, String> {
+        let q = self.sql("SELECT initial_ms, increment_ms FROM clocks WHERE game_id = ?");
+        both!(self, p => {
+            let row = sqlx::query(&q).bind(id).fetch_optional(p).await.map_err(db_err)?;
+            row.map(|r| Ok((r.try_get::<i64, _>("initial_ms")?, r.try_get::<i64, _>("increment_ms")?)))
+                .transpose()
+                .map_err(|e: sqlx::Error| db_err(e))
+        })
+    }
+
+    /// The ids of the games not finished that have a clock (their flags must fall even
+    /// when nobody asks).
+    pub async fn unfinished_with_clock(&self) -> Result<Vec<String>, String> {
+        let q = "SELECT games.id AS id FROM games JOIN clocks ON clocks.game_id = games.id WHERE games.finished = FALSE";
+        both!(self, p => {
+            let rows = sqlx::query(q).fetch_all(p).await.map_err(db_err)?;
+            rows.iter().map(|r| r.try_get::<String, _>("id")).collect::<Result<Vec<_>, _>>().map_err(db_err)
         })
     }
 

@@ -3,7 +3,8 @@
 
 use crate::app::Handle;
 use crate::games::Viewer;
-use axum::extract::ws::{Message, WebSocket};
+use crate::limits::{MessageMeter, SocketGuard};
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -11,16 +12,21 @@ use tokio::sync::broadcast::error::RecvError;
 
 /// The messages for versions after `since`, the last one carrying the state; when there is
 /// nothing new, one `sync` message with the state.
-async fn messages(h: &Handle, viewer: Viewer, since: i64) -> (Vec<Value>, i64) {
+async fn messages(
+    h: &Handle,
+    viewer: Viewer,
+    token: Option<&str>,
+    since: i64,
+) -> (Vec<Value>, i64) {
     let live = h.live.lock().await;
     let version = live.version();
-    let state = live.state(viewer);
+    let state = live.state_for(viewer, token);
     let from = since.clamp(0, version) as usize;
     let mut out: Vec<Value> = live.events[from..]
         .iter()
         .enumerate()
         .map(|(i, ev)| {
-            json!({"version": from as i64 + i as i64 + 1, "event": live.project(ev, viewer), "state": null})
+            json!({"version": from as i64 + i as i64 + 1, "event": live.project_for(ev, viewer, token), "state": null})
         })
         .collect();
     match out.last_mut() {
@@ -31,10 +37,18 @@ async fn messages(h: &Handle, viewer: Viewer, since: i64) -> (Vec<Value>, i64) {
 }
 
 /// Serves one websocket until the client goes away.
-pub async fn run(socket: WebSocket, h: Arc<Handle>, viewer: Viewer, since: i64) {
+pub async fn run(
+    socket: WebSocket,
+    h: Arc<Handle>,
+    viewer: Viewer,
+    token: Option<String>,
+    since: i64,
+    mut meter: MessageMeter,
+    _guard: SocketGuard,
+) {
     let (mut sink, mut stream) = socket.split();
     let mut rx = h.tx.subscribe();
-    let (first, mut sent) = messages(&h, viewer, since).await;
+    let (first, mut sent) = messages(&h, viewer, token.as_deref(), since).await;
     for m in first {
         if sink
             .send(Message::Text(m.to_string().into()))
@@ -52,7 +66,7 @@ pub async fn run(socket: WebSocket, h: Arc<Handle>, viewer: Viewer, since: i64) 
                     Ok(_) | Err(RecvError::Lagged(_)) => {}
                     Err(RecvError::Closed) => return,
                 }
-                let (msgs, version) = messages(&h, viewer, sent).await;
+                let (msgs, version) = messages(&h, viewer, token.as_deref(), sent).await;
                 if version <= sent {
                     continue;
                 }
@@ -64,9 +78,22 @@ pub async fn run(socket: WebSocket, h: Arc<Handle>, viewer: Viewer, since: i64) 
                 sent = version;
             }
             incoming = stream.next() => {
-                match incoming {
+                let len = match incoming {
                     None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
-                    Some(Ok(_)) => {}
+                    Some(Ok(Message::Text(t))) => t.len(),
+                    Some(Ok(Message::Binary(b))) => b.len(),
+                    Some(Ok(_)) => 0,
+                };
+                if let Err((status, sentence)) = meter.check(len) {
+                    // Refused: say why in one sentence, then close (1009 too big, 1008 policy).
+                    let m = json!({"error": sentence, "status": status});
+                    let _ = sink.send(Message::Text(m.to_string().into())).await;
+                    let code = if status == 413 { 1009 } else { 1008 };
+                    let reason = if status == 413 { "message too big" } else { "too many messages" };
+                    let _ = sink
+                        .send(Message::Close(Some(CloseFrame { code, reason: reason.into() })))
+                        .await;
+                    return;
                 }
             }
         }

@@ -86,7 +86,7 @@ async fn kill_9_mid_game_then_restart_loses_nothing_and_the_engine_thinks_again(
         reqwest::Method::POST,
         format!("{}/api/games", p.base),
         None,
-        Some(json!({"variant": "cypher", "black": "engine:10"})),
+        Some(json!({"variant": "cypher", "black": "engine:8"})),
     )
     .await;
     let eid = e["id"].as_str().unwrap().to_string();
@@ -126,7 +126,7 @@ async fn kill_9_mid_game_then_restart_loses_nothing_and_the_engine_thinks_again(
         assert_eq!(status, 200, "{v}");
         acknowledged += 1;
     }
-    // The engine (level 10: up to two seconds) is thinking on Cypher now: kill -9.
+    // The engine (level 8: up to 1.6 seconds) is thinking on Cypher now: kill -9.
     let mut p = p;
     p.child.kill().expect("SIGKILL");
     p.child.wait().expect("it dies");

@@ -103,3 +103,60 @@ async fn the_opponent_and_spectators_cannot_tell_which_civilian_was_appointed() 
     assert_eq!(black_state["you"], "black");
     assert!(!black_state["fen"].as_str().unwrap().contains("g5"));
 }
+
+/// `GET /api/games/{id}/at/{ply}`: for every ply, Black and a spectator get byte-identical
+/// answers from two games that differ only in which Civilian White appointed; White and the
+/// umpire see the sealed square.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn positions_at_a_ply_keep_the_appointment_sealed() {
+    let s = start().await;
+    let mut seen = Vec::new();
+    for square in ["g5", "h5"] {
+        let g = s
+            .create(json!({"variant": "little-cheops-imperial", "fen": FEN}))
+            .await;
+        let (w, b) = (g.white.unwrap(), g.black.unwrap());
+        s.play(&g.id, &w, &format!("appoint:{square}")).await;
+        s.play(&g.id, &b, "a13b13").await;
+        s.play(&g.id, &w, "d10e10").await;
+        s.play(&g.id, &b, "b13a13").await;
+        let mut all = Vec::new();
+        for ply in 0..=4 {
+            let path = format!("/api/games/{}/at/{ply}", g.id);
+            for token in [Some(b.as_str()), None] {
+                let (st, v) = s.get(&path, token).await;
+                assert_eq!(st, 200, "{v}");
+                assert_eq!(v["ply"], ply);
+                let text = v.to_string().replace(&g.id, "GAME");
+                assert!(
+                    !text.contains(&format!("appoint:{square}")),
+                    "ply {ply}: {text}"
+                );
+                assert!(
+                    !v["fen"].as_str().unwrap().ends_with(square),
+                    "ply {ply}: {v}"
+                );
+                all.push(text);
+            }
+            let (_, mine) = s.get(&path, Some(&w)).await;
+            let (_, umpire) = s.get(&path, Some(&g.umpire)).await;
+            if ply >= 1 {
+                assert!(mine["fen"].as_str().unwrap().ends_with(square), "{mine}");
+                assert!(umpire["fen"].as_str().unwrap().contains(square), "{umpire}");
+            }
+        }
+        let (_, first) = s.get(&format!("/api/games/{}/at/1", g.id), Some(&w)).await;
+        assert_eq!(
+            first["last"],
+            json!({"canonical": format!("appoint:{square}"), "human": format!("appoints C {square}")})
+        );
+        let (_, theirs) = s.get(&format!("/api/games/{}/at/1", g.id), Some(&b)).await;
+        assert_eq!(
+            theirs["last"],
+            json!({"canonical": "appoint", "human": "appoints C"})
+        );
+        assert_eq!(theirs["turn"], "black");
+        seen.push(all);
+    }
+    assert_eq!(seen[0], seen[1]);
+}

@@ -99,6 +99,19 @@ export function fixtureGames() {
     ],
     { players: { white: 'human', black: 'human' } },
   );
+  // clocks (PLAN.md Contract A): Black's runs; a game White lost on time
+  const afterE4 = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1';
+  games['chess-clock'] = state('chess-clock', 'chess', afterE4, [], {
+    moves: [{ canonical: 'e2e4', human: 'e4' }],
+    players: { white: 'human', black: 'human' },
+    clock: { initial_ms: 300000, increment_ms: 2000, white_ms: 300000, black_ms: 61000, running: 'black' },
+  });
+  games['chess-flag'] = state('chess-flag', 'chess', afterE4, [], {
+    moves: [{ canonical: 'e2e4', human: 'e4' }],
+    players: { white: 'human', black: 'human' },
+    clock: { initial_ms: 300000, increment_ms: 0, white_ms: 0, black_ms: 9500, running: null },
+    outcome: { winner: 'black', code: 'time-forfeit', sentence: 'time forfeit', points: null, result: '0-1' },
+  });
   // marks of a Castle, an arrestee and Deputies, for the pictures
   const marks = { c9: ['bastion'], e9: ['bastion'], c11: ['bastion'], e11: ['bastion'], d9: ['room'], c10: ['room'], e10: ['room'], d11: ['room'], d10: ['chair'] };
   for (const sq of games['imperial-appoint'].board.squares) {

@@ -211,11 +211,12 @@ test('a 360-pixel phone: no horizontal scrolling on any page', async () => {
 test('touch: tapping enters a move, with confirmation when asked for', async () => {
   const page = await open('/game/chess-promo', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
   await page.check('#confirm-moves');
+  const n = mock.log.length;
   await page.locator('[data-square="e1"]').tap();
   await page.locator('[data-square="e2"]').tap();
   await page.waitForSelector('#confirm-bar:not([hidden])');
-  const n = mock.log.length;
-  assert.equal(mock.log.length, n);
+  assert.equal((await page.textContent('#confirm-bar span')).trim(), 'Play Ke2?');
+  assert.equal(mock.log.length, n, 'nothing is sent before the confirmation');
   await page.locator('#confirm-yes').tap();
   await page.waitForFunction(() => document.querySelector('#moves').textContent.includes('Ke2'));
   assert.equal(lastMove(), 'e1e2');
@@ -243,5 +244,24 @@ test('the rules page renders the players\' guide from Markdown', async () => {
   assert.equal(await page.textContent('article.rules h1'), 'Rules');
   assert.equal(await page.textContent('article.rules em'), 'short');
   assert.equal(await page.locator('article.rules table td').count(), 2);
+  await page.context().close();
+});
+
+test('clocks: the running side counts down, the other stands; a fallen flag is shown', async () => {
+  const page = await open('/game/chess-clock');
+  const text = (c) => page.textContent(`[data-clock="${c}"]`);
+  assert.equal(await text('white'), '5:00');
+  assert.match(await text('black'), /^(1:0[01]|0:59)$/);
+  assert.equal(await page.locator('[data-clock="black"].running').count(), 1);
+  assert.equal(await page.locator('[data-clock="white"].running').count(), 0);
+  await page.waitForFunction(() => document.querySelector('[data-clock="black"]').textContent === '0:58');
+  assert.equal(await text('white'), '5:00');
+  await page.goto(mock.url + '/game/chess-flag');
+  await page.waitForSelector('#banner:not([hidden])');
+  assert.equal(await page.textContent('#banner-head'), 'Black wins on time (0-1)');
+  assert.equal(await page.textContent('#banner-rule'), "White's flag fell: time forfeit.");
+  assert.equal(await page.textContent('[data-clock="white"]'), '⚑ 0:00.0');
+  assert.equal(await page.textContent('[data-clock="black"]'), '0:09.5');
+  assert.equal(await page.locator('.clock.running').count(), 0);
   await page.context().close();
 });

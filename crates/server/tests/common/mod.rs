@@ -39,6 +39,49 @@ pub async fn start() -> Server {
     }
 }
 
+/// A server on the SQLite database in the folder `data` (two servers on one folder: a
+/// restart, the second replaying every game from the database).
+pub async fn start_in(data: &std::path::Path) -> Server {
+    let args = menagerie_server::ServeArgs {
+        port: 0,
+        bind: "127.0.0.1".into(),
+        database: None,
+        data: data.to_path_buf(),
+        engine_threads: Some(1),
+    };
+    let running = menagerie_server::start(&args)
+        .await
+        .expect("the server starts");
+    Server {
+        base: format!("http://{}", running.addr),
+        addr: running.addr,
+        client: reqwest::Client::new(),
+        _dir: tempfile::tempdir().expect("a temporary folder"),
+    }
+}
+
+/// A server whose state (limits, game cache) the test can reach.
+pub async fn start_with_app() -> (Server, std::sync::Arc<menagerie_server::app::App>) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let args = menagerie_server::ServeArgs {
+        port: 0,
+        bind: "127.0.0.1".into(),
+        database: None,
+        data: dir.path().join("data"),
+        engine_threads: Some(1),
+    };
+    let running = menagerie_server::start(&args)
+        .await
+        .expect("the server starts");
+    let s = Server {
+        base: format!("http://{}", running.addr),
+        addr: running.addr,
+        client: reqwest::Client::new(),
+        _dir: dir,
+    };
+    (s, running.app)
+}
+
 pub struct Created {
     pub id: String,
     pub white: Option<String>,

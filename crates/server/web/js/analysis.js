@@ -1,6 +1,6 @@
 // The analysis board: any position string, moves entered freely (by pointing or as text),
-// engine lines streaming beside it from POST /api/analysis (NDJSON).
-// The position lives in a scratch game with both seats held by this page.
+// engine lines streaming beside it from POST /api/analysis (NDJSON). No game is created: each
+// position comes from POST /api/position (the setup string plus the moves played here).
 
 import { api, variants, esc, header, streamNdjson } from './api.js';
 import { Board } from './board.js';
@@ -10,8 +10,9 @@ document.getElementById('top').innerHTML = header('analysis');
 const params = new URLSearchParams(location.search);
 
 let list = [];
-let game = null; // { id, tokens }
-let state = null;
+let setup = { variant: null, fen: '', rules: {} }; // the position set up ('' = the start) and its rule options
+let moves = []; // canonical texts of the turns played since
+let state = null; // the last answer of POST /api/position
 let running = null; // AbortController of the running analysis
 
 app.innerHTML = `
@@ -29,20 +30,22 @@ app.innerHTML = `
     <aside class="side-col">
       <form class="pos-form" id="pos-form">
         <div class="row"><label>Game <select name="variant" id="variant"></select></label></div>
+        <div class="row" id="rule-options"></div>
         <label>Position string <input name="fen" id="fen" placeholder="empty: the start position" spellcheck="false" autocapitalize="off"></label>
-        <div class="row"><button type="submit" class="primary">Set up</button></div>
+        <div class="row"><button type="submit" class="primary">Set up</button> <button type="button" id="start-pos">Start position</button></div>
       </form>
       <form class="move-form" id="move-form" autocomplete="off">
         <label for="move-input">Move</label><input id="move-input" spellcheck="false" autocapitalize="off"><button type="submit">Play</button>
       </form>
       <p class="status" id="status"></p>
-      <div class="row">
-        <label>Depth <input type="number" id="depth" min="1" max="64" value="12" style="width:4em"></label>
+      <div class="row analysis-controls">
+        <label>Depth <input type="number" id="depth" min="1" max="30" value="12" style="width:4em"></label>
+        <label>Lines <select id="multipv">${[1, 2, 3, 4, 5, 6, 7, 8].map((k) => `<option>${k}</option>`).join('')}</select></label>
         <button type="button" id="go" class="primary">Analyse</button>
         <button type="button" id="stop" disabled>Stop</button>
       </div>
       <div class="lines" id="lines" aria-live="polite"></div>
-      <ol class="moves" id="moves"></ol>
+      <ol class="moves analysis-moves" id="moves"></ol>
     </aside>
   </div>`;
 const $ = (s) => app.querySelector(s);
@@ -59,15 +62,11 @@ function reason(t) {
   $('#reason').textContent = t || '';
 }
 
-function tokenToMove() {
-  return game && state ? game.tokens[state.turn] : game && game.tokens.white;
-}
-
-async function refresh() {
-  let s = await api('GET', `/api/games/${encodeURIComponent(game.id)}`, undefined, game.tokens.white);
-  if (s.turn === 'black') s = await api('GET', `/api/games/${encodeURIComponent(game.id)}`, undefined, game.tokens.black);
-  state = s;
-  render();
+/** The position after `list` from the setup; throws the server's sentence for an illegal move. */
+function position(list) {
+  const body = { variant: setup.variant, moves: list, rules: setup.rules };
+  if (setup.fen) body.fen = setup.fen;
+  return api('POST', '/api/position', body);
 }
 
 function render() {
@@ -77,30 +76,51 @@ function render() {
   $('#fen').value = state.fen || '';
   const o = state.outcome;
   $('#status').textContent = o ? `${o.winner ? (o.winner === 'white' ? 'White wins' : 'Black wins') : 'Draw'}: ${o.sentence || o.code}` : `${state.turn === 'white' ? 'White' : 'Black'} to move.`;
-  $('#moves').innerHTML = (state.moves || []).map((m, i) => `<li>${i % 2 === 0 ? `${i / 2 + 1}. ` : ''}${esc(m.human)}</li>`).join('');
-  history.replaceState(null, '', `/analysis?variant=${encodeURIComponent(state.variant)}&fen=${encodeURIComponent(state.fen || '')}`);
+  $('#moves').innerHTML = (state.moves || [])
+    .map((m, i) => `<li><button type="button" class="mv${i === state.moves.length - 1 ? ' current' : ''}" data-ply="${i + 1}" title="${esc(m.canonical)}">${i % 2 === 0 ? `${i / 2 + 1}. ` : ''}${esc(m.human)}</button></li>`)
+    .join('');
+  // a move of the list goes back to that moment (the later moves are dropped)
+  for (const b of $('#moves').querySelectorAll('[data-ply]')) b.addEventListener('click', () => goTo(Number(b.dataset.ply)));
+  $('#undo').disabled = moves.length === 0;
+  const q = new URLSearchParams({ variant: state.variant });
+  if (setup.fen) q.set('fen', setup.fen);
+  for (const [k, v] of Object.entries(setup.rules)) q.set(`rule.${k}`, v);
+  if (moves.length) q.set('moves', moves.join(' '));
+  history.replaceState(null, '', `/analysis?${q}`);
 }
 
-async function setUp(variant, fen) {
+async function load(list) {
+  const s = await position(list);
+  state = s;
+  moves = (s.moves || []).map((m) => m.canonical);
+  render();
+}
+
+async function setUp(variant, fen, list = []) {
   reason('');
   stop();
+  setup = { variant, fen: fen || '', rules: readRules() };
+  $('#lines').innerHTML = '';
   try {
-    const body = { variant, white: 'human', black: 'human', rules: {} };
-    if (fen) body.fen = fen;
-    const g = await api('POST', '/api/games', body);
-    game = { id: g.id, tokens: { white: g.seats.white.token, black: g.seats.black.token } };
-    await refresh();
-    $('#lines').innerHTML = '';
+    await load(list);
   } catch (e) {
     reason(e.message);
+    if (list.length) return setUp(variant, fen, []);
+    if (!state || state.variant !== variant) {
+      setup = { variant, fen: '', rules: setup.rules };
+      try {
+        await load([]);
+      } catch {
+        /* the reason is shown */
+      }
+    }
   }
 }
 
 async function play(text) {
   reason('');
   try {
-    await api('POST', `/api/games/${encodeURIComponent(game.id)}/move`, { move: text }, tokenToMove());
-    await refresh();
+    await load([...moves, text]);
     if (running) analyse();
   } catch (e) {
     reason(e.message);
@@ -108,23 +128,26 @@ async function play(text) {
   }
 }
 
-$('#undo').addEventListener('click', async () => {
-  if (!game || !state || !(state.moves || []).length) return;
-  // both seats are ours: ask with one and agree with the other
+async function goTo(ply) {
+  if (ply === moves.length) return;
+  reason('');
   try {
-    await api('POST', `/api/games/${encodeURIComponent(game.id)}/takeback`, {}, game.tokens.white);
-    const s = await api('GET', `/api/games/${encodeURIComponent(game.id)}`, undefined, game.tokens.black);
-    if (s.takeback_request) await api('POST', `/api/games/${encodeURIComponent(game.id)}/takeback`, {}, game.tokens.black);
-    await refresh();
+    await load(moves.slice(0, ply));
+    if (running) analyse();
   } catch (e) {
     reason(e.message);
   }
+}
+
+$('#undo').addEventListener('click', () => {
+  if (moves.length) goTo(moves.length - 1);
 });
 
 $('#pos-form').addEventListener('submit', (e) => {
   e.preventDefault();
   setUp($('#variant').value, $('#fen').value.trim());
 });
+$('#start-pos').addEventListener('click', () => setUp($('#variant').value, ''));
 $('#move-form').addEventListener('submit', (e) => {
   e.preventDefault();
   const v = $('#move-input').value.trim();
@@ -159,10 +182,14 @@ async function analyse() {
   const lines = $('#lines');
   lines.innerHTML = '<div class="line muted">thinking…</div>';
   try {
+    const multipv = Number($('#multipv').value) || 1;
+    const body = { variant: state.variant, rules: setup.rules, moves, limits: { depth: Number($('#depth').value) || 12 } };
+    if (setup.fen) body.fen = setup.fen;
+    if (multipv > 1) body.multipv = multipv;
     const res = await fetch('/api/analysis', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/x-ndjson' },
-      body: JSON.stringify({ variant: state.variant, fen: state.fen, limits: { depth: Number($('#depth').value) || 12 } }),
+      body: JSON.stringify(body),
       signal: ctrl.signal,
     });
     if (!res.ok) {
@@ -176,21 +203,25 @@ async function analyse() {
       stop();
       return;
     }
-    const seen = [];
+    // the deepest line of each rank (multipv K, 1-based), best first
+    const byRank = new Map();
+    let best = '';
     await streamNdjson(
       res,
       (o) => {
         if (running !== ctrl) return;
-        if (o.bestmove) {
-          seen.unshift(`<div class="line best">best: <b>${esc(o.bestmove.human || o.bestmove.canonical)}</b></div>`);
+        if (o.bestmove !== undefined) {
+          best = o.bestmove ? `<div class="line best">best: <b>${esc(o.bestmove.human || o.bestmove.canonical)}</b></div>` : '<div class="line best">no move</div>';
         } else if (o.error) {
-          seen.unshift(`<div class="line error">${esc(o.error)}</div>`);
+          best = `<div class="line error">${esc(o.error)}</div>`;
         } else if (o.depth !== undefined) {
-          seen.unshift(
-            `<div class="line" data-depth="${o.depth}">d${esc(o.depth)} <b>${esc(scoreText(o.score))}</b> ${esc((o.pv || []).join(' '))} <span class="muted">${o.nodes ? `${esc(o.nodes)} nodes` : ''}</span></div>`,
+          const k = Number(o.multipv) || 1;
+          byRank.set(
+            k,
+            `<div class="line" data-depth="${esc(o.depth)}" data-multipv="${k}"><span class="muted">${k}.</span> d${esc(o.depth)} <b>${esc(scoreText(o.score))}</b> ${esc((o.pv || []).join(' '))} <span class="muted">${o.nodes ? `${esc(o.nodes)} nodes` : ''}</span></div>`,
           );
         }
-        lines.innerHTML = seen.slice(0, 12).join('');
+        lines.innerHTML = best + [...byRank.keys()].sort((x, y) => x - y).map((k) => byRank.get(k)).join('');
       },
       ctrl.signal,
     );
@@ -201,6 +232,25 @@ async function analyse() {
 }
 $('#go').addEventListener('click', analyse);
 $('#stop').addEventListener('click', stop);
+
+/** The rule options of the chosen game as selects (values from the address when given). */
+function showRules(variant, given = {}) {
+  const v = list.find((x) => x.id === variant);
+  const opts = (v && Array.isArray(v.options) && v.options) || [];
+  $('#rule-options').innerHTML = opts
+    .map((o) => {
+      const cur = given[o.name] ?? o.default;
+      const values = (o.values || []).map((x) => `<option${String(x) === String(cur) ? ' selected' : ''}>${esc(x)}</option>`).join('');
+      return `<label title="${esc(o.help || '')}">${esc(o.name)} <select data-rule="${esc(o.name)}">${values}</select></label>`;
+    })
+    .join('');
+}
+
+function readRules() {
+  const rules = {};
+  for (const el of app.querySelectorAll('[data-rule]')) rules[el.dataset.rule] = el.value;
+  return rules;
+}
 
 async function main() {
   try {
@@ -213,8 +263,15 @@ async function main() {
   sel.innerHTML = list.map((v) => `<option value="${esc(v.id)}">${esc(v.name || v.id)}</option>`).join('');
   const v = params.get('variant') || (list[0] && list[0].id);
   sel.value = v;
-  sel.addEventListener('change', () => setUp(sel.value, ''));
-  await setUp(v, params.get('fen') || '');
+  const givenRules = {};
+  for (const [k, val] of params) if (k.startsWith('rule.')) givenRules[k.slice(5)] = val;
+  showRules(v, givenRules);
+  sel.addEventListener('change', () => {
+    showRules(sel.value);
+    setUp(sel.value, '');
+  });
+  const given = (params.get('moves') || '').split(/\s+/).filter(Boolean);
+  await setUp(v, params.get('fen') || '', given);
 }
 
 main();

@@ -12,12 +12,14 @@ const local = localGame(id) || {};
 let state = null;
 let viewPly = null; // null: the live position; otherwise the number of turns shown
 let viewBoard = null;
+let viewAt = null; // GET /at/{ply}'s answer for the shown moment
+let rematchGame = null; // the rematch event `{game, url}` once a new game started
+let rematchOffer = null; // the colour that offered a rematch (the event; the state's field when it has one)
 let pending = null; // a turn waiting for confirmation
 let ws = null;
 let wsTries = 0;
 let stateAt = 0;
 let variantList = [];
-const seen = new Map(); // boards seen on this page, by the number of turns played
 
 function tokenFor(color) {
   return (local.tokens && local.tokens[color]) || null;
@@ -48,11 +50,10 @@ function setState(s) {
   const grew = !state || s.moves.length !== state.moves.length;
   state = s;
   stateAt = performance.now();
-  for (const k of [...seen.keys()]) if (k > s.moves.length) seen.delete(k);
-  seen.set(s.moves.length, s.board);
   if (grew) {
     viewPly = null;
     viewBoard = null;
+    viewAt = null;
   }
   render();
 }
@@ -210,7 +211,7 @@ $('#record-link').addEventListener('click', async (e) => {
     const blob = await res.blob();
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
-    a.download = `menagerie-${id}.txt`;
+    a.download = `menagerie-${id}.pgn`;
     document.body.appendChild(a);
     a.click();
     a.remove();
@@ -232,25 +233,52 @@ document.addEventListener('keydown', (e) => {
   e.preventDefault();
 });
 
+/** Rematch: a new game at once (engine, one screen), or an offer the opponent accepts (PLAN.md Contract A). */
 async function rematch() {
   if (!state) return;
-  const p = state.players || {};
-  const body = { variant: state.variant, rules: state.rules || {}, white: p.black || 'human', black: p.white || 'human' };
-  if (state.clock && state.clock.initial_ms) body.clock = { initial_ms: state.clock.initial_ms, increment_ms: state.clock.increment_ms || 0 };
+  showReason('');
   try {
-    const g = await api('POST', '/api/games', body);
-    const me = local.mode === 'local' ? 'white' : local.me === 'white' ? 'black' : 'white';
-    const seats = g.seats || {};
-    const tokens = {};
-    for (const c of ['white', 'black']) if (seats[c] && seats[c].token) tokens[c] = seats[c].token;
-    const info = { mode: local.mode || 'engine', me, tokens: local.mode === 'local' ? tokens : { [me]: tokens[me] }, variant: state.variant };
-    const other = me === 'white' ? 'black' : 'white';
-    if (local.mode === 'friend' && seats[other]) info.friend = new URL(seats[other].url || `/play/${seats[other].token}`, location.href).href;
-    saveLocalGame(g.id, info);
-    location.href = local.mode !== 'local' && seats[me] && seats[me].url ? seats[me].url : `/game/${encodeURIComponent(g.id)}`;
+    // at one screen both seats are ours: White's token acts and Black's shows the server we hold it
+    const local2 = local.mode === 'local' && tokenFor('white') && tokenFor('black');
+    const r = local2
+      ? await api('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { opponent: tokenFor('black') }, tokenFor('white'))
+      : await api('POST', `/api/games/${encodeURIComponent(id)}/rematch`, {}, actingToken());
+    if (r && r.id && r.seats) openRematch(r);
+    else if (r && r.version !== undefined) {
+      rematchOffer = r.rematch_offer ?? state.you;
+      setState(local.mode === 'local' ? await fetchState() : r);
+      render();
+    }
   } catch (e) {
     showReason(e.message);
   }
+}
+
+const other = (c) => (c === 'white' ? 'black' : 'white');
+
+/** Open the new game of a rematch from the `201` answer (the colours are swapped). */
+function openRematch(g) {
+  const seats = g.seats || {};
+  const tokens = {};
+  for (const c of ['white', 'black']) if (seats[c] && seats[c].token) tokens[c] = seats[c].token;
+  const me = local.mode === 'local' ? 'white' : other(state.you === 'white' || state.you === 'black' ? state.you : local.me);
+  const info = { mode: local.mode || 'engine', me, tokens: local.mode === 'local' ? tokens : tokens[me] ? { [me]: tokens[me] } : {}, variant: state.variant };
+  saveLocalGame(g.id, info);
+  // a seat's own link sets its cookie (the websocket is authenticated by it)
+  location.href = local.mode !== 'local' && seats[me] && seats[me].url ? seats[me].url : `/game/${encodeURIComponent(g.id)}`;
+}
+
+/** The `rematch` event: a player goes to its seat of the new game, a spectator gets a link. */
+function onRematchEvent(ev) {
+  rematchGame = { game: ev.game, url: ev.url || null };
+  if (ev.url && (state.you === 'white' || state.you === 'black')) {
+    const me = other(state.you);
+    if (!localGame(ev.game)) saveLocalGame(ev.game, { mode: local.mode || 'friend', me, tokens: {}, variant: state.variant });
+    location.href = ev.url;
+    return;
+  }
+  if (local.mode === 'local') return; // the answer to our own call opens it
+  render();
 }
 
 // ----- navigation through earlier positions -----
@@ -269,28 +297,22 @@ async function showPly(ply) {
   if (ply >= state.moves.length) {
     viewPly = null;
     viewBoard = null;
+    viewAt = null;
     render();
     return;
   }
-  if (seen.has(ply) && seenValid(ply)) {
-    viewPly = ply;
-    viewBoard = seen.get(ply);
-    render();
-    return;
-  }
+  const version = state.version;
   try {
-    const r = await api('GET', `/api/games/${encodeURIComponent(id)}/board?ply=${ply}`, undefined, actingToken());
+    // the moment as this viewer may see it (an Imperial player gets its own view, never the umpire's)
+    const r = await api('GET', `/api/games/${encodeURIComponent(id)}/at/${ply}`, undefined, actingToken());
+    if (!state || state.version !== version) return; // the game moved on meanwhile
     viewPly = ply;
-    viewBoard = r.board || r;
+    viewBoard = r.board;
+    viewAt = r;
     render();
   } catch (e) {
     showReason(e.message);
   }
-}
-
-// A board seen earlier is still the position after `ply` turns unless a takeback replaced them.
-function seenValid(ply) {
-  return ply <= state.moves.length;
 }
 
 // ----- drawing the page -----
@@ -309,11 +331,17 @@ function fmtClock(ms) {
 function clockMs(color) {
   const c = state && state.clock;
   if (!c) return null;
-  let ms = c[`${color}_ms`] ?? (c[color] && typeof c[color] === 'object' ? c[color].remaining_ms : c[color]);
-  if (ms == null) return null;
-  const running = c.running ?? c.running_side ?? (state.outcome ? null : state.turn);
-  if (running === color && !state.outcome) ms -= performance.now() - stateAt;
-  return ms;
+  let ms = c[`${color}_ms`];
+  if (typeof ms !== 'number') return null;
+  // Contract A: `running` is the side whose clock runs (null before the first turn and after the end)
+  if (c.running === color && !state.outcome) ms -= performance.now() - stateAt;
+  return Math.max(0, ms);
+}
+
+/** Whether `color` lost on time (its flag fell). */
+function flagged(color) {
+  const o = state && state.outcome;
+  return !!(o && o.code === 'time-forfeit' && o.winner && o.winner !== color);
 }
 
 function playerLabel(color) {
@@ -332,8 +360,13 @@ function renderPlayers() {
   ]) {
     const ms = clockMs(color);
     const toMove = !state.outcome && state.turn === color;
+    const running = !!(state.clock && state.clock.running === color && !state.outcome);
+    const flag = flagged(color);
     el.className = `player ${el === $('#player-top') ? 'top' : 'bottom'}${toMove ? ' to-move' : ''}`;
-    el.innerHTML = `<span class="name">${esc(playerLabel(color))}</span>${ms == null ? '' : `<span class="clock${ms < 20000 ? ' low' : ''}" data-clock="${color}">${fmtClock(ms)}</span>`}`;
+    el.dataset.color = color;
+    const cls = `clock${running ? ' running' : ''}${ms != null && ms < 20000 ? ' low' : ''}${flag ? ' flagged' : ''}`;
+    const clock = ms == null ? '' : `<span class="${cls}" data-clock="${color}" title="${flag ? 'Flag fallen: out of time' : running ? 'Running' : 'Stopped'}">${flag ? '<span class="flag" aria-label="flag fallen">⚑</span> ' : ''}${fmtClock(ms)}</span>`;
+    el.innerHTML = `<span class="name">${esc(playerLabel(color))}</span>${clock}`;
   }
 }
 
@@ -358,18 +391,30 @@ function renderMoves() {
   if (cur && viewPly === null) ol.scrollTop = ol.scrollHeight;
 }
 
+const colorName = (c) => (c === 'white' ? 'White' : c === 'black' ? 'Black' : c);
+
 function outcomeText(o) {
-  const who = o.winner ? `${o.winner === 'white' ? 'White' : 'Black'} wins` : 'Draw';
   const pts = o.points ? ` Points: White ${o.points.white}, Black ${o.points.black}.` : '';
-  return { head: `${who}${o.result ? ` (${o.result})` : ''}`, body: `${o.sentence || o.code || ''}${pts}` };
+  if (o.code === 'time-forfeit' && o.winner) {
+    const loser = o.winner === 'white' ? 'black' : 'white';
+    return { head: `${colorName(o.winner)} wins on time${o.result ? ` (${o.result})` : ''}`, body: `${colorName(loser)}'s flag fell: time forfeit.${pts}` };
+  }
+  const who = o.winner ? `${colorName(o.winner)} wins` : 'Draw';
+  let rule = String(o.sentence || o.code || '');
+  if (rule && !/[.!?]$/.test(rule)) rule += '.';
+  rule = rule.charAt(0).toUpperCase() + rule.slice(1);
+  return { head: `${who}${o.result ? ` (${o.result})` : ''}`, body: `${rule}${pts}` };
 }
 
 function render() {
   if (!state) return;
   document.title = `${variantName(variantList, state.variant)} — Menagerie`;
   const live = viewPly === null;
-  const legal = state.legal || [];
-  const canMove = live && !state.outcome && legal.length > 0;
+  const claims = (state.claims || []).map((c) => (typeof c === 'string' ? { code: c, sentence: c } : c));
+  // a claim the state lists is a button beside the board (POST /claim), not a second one under it
+  const claimCodes = new Set(claims.map((c) => String(c.code).toLowerCase()));
+  const legal = (state.legal || []).filter((t) => !(t.kind === 'claim' && claimCodes.has(String(t.canonical).toLowerCase())));
+  const canMove = live && !state.outcome && (state.legal || []).length > 0;
   if (!board.snapshot && (state.you === 'black' || (local.me === 'black' && local.mode !== 'local'))) board.orientation = 'black';
   board.set({
     board: live ? state.board : viewBoard,
@@ -385,21 +430,29 @@ function render() {
   if (state.outcome) {
     const t = outcomeText(state.outcome);
     banner.hidden = false;
-    banner.innerHTML = `<strong>${esc(t.head)}</strong><span>${esc(t.body)}</span>`;
+    banner.innerHTML = `<strong id="banner-head">${esc(t.head)}</strong><span id="banner-rule">${esc(t.body)}</span>`;
   } else banner.hidden = true;
   const status = $('#status');
-  if (state.outcome) status.textContent = 'The game is over.';
-  else if (!live) status.textContent = `Showing the position after turn ${viewPly} of ${state.moves.length}.`;
+  if (state.outcome && !live) status.textContent = `The game is over. Showing the position after turn ${viewPly} of ${state.moves.length}.`;
+  else if (state.outcome) status.textContent = 'The game is over.';
+  else if (!live) {
+    const last = viewAt && viewAt.last ? ` (${shortHuman(viewAt.last.human)})` : '';
+    status.textContent = viewPly === 0 ? `Showing the start position; the game is at turn ${state.moves.length}.` : `Showing the position after turn ${viewPly} of ${state.moves.length}${last}.`;
+  }
   else if (state.you === 'spectator') status.textContent = `You are watching. ${state.turn === 'white' ? 'White' : 'Black'} to move.`;
   else if (canMove) status.textContent = `${local.mode === 'local' ? (state.turn === 'white' ? 'White' : 'Black') + ' to move.' : 'Your turn.'}${state.board.check ? ' Check!' : ''}`;
   else status.textContent = `Waiting for ${state.turn === 'white' ? 'White' : 'Black'}…`;
   const seat = state.you === 'white' || state.you === 'black' || local.mode === 'local';
   $('#move-form').hidden = !seat || !!state.outcome;
   $('#controls').hidden = !seat;
+  // once the game is over only the rematch is left
+  for (const b of ['#resign', '#offer-draw', '#takeback']) $(b).hidden = !!state.outcome;
   $('#resign').disabled = !!state.outcome;
   $('#offer-draw').disabled = !!state.outcome || (state.draw_offer && state.draw_offer === state.you);
   $('#takeback').disabled = !!state.outcome || !(state.moves || []).length;
-  $('#rematch').hidden = !state.outcome;
+  const offer = state.outcome ? state.rematch_offer ?? rematchOffer : null;
+  const mine = offer && (offer === state.you || local.mode === 'local');
+  $('#rematch').hidden = !state.outcome || !!offer || !!(state.rematch && state.rematch.game) || !!rematchGame;
   const offers = $('#offers');
   const parts = [];
   if (!state.outcome && state.draw_offer && state.draw_offer !== state.you && seat) {
@@ -410,11 +463,21 @@ function render() {
   if (!state.outcome && state.takeback_request && state.takeback_request !== state.you && seat) {
     parts.push(`<div class="offer"><span>${state.takeback_request === 'white' ? 'White' : 'Black'} asks to take back.</span> <button type="button" id="accept-takeback" class="primary">Agree</button> <button type="button" id="decline-takeback">Refuse</button></div>`);
   }
-  const claims = state.claims || [];
-  for (const c of claims) {
-    const code = typeof c === 'string' ? c : c.code;
-    const text = typeof c === 'string' ? c : c.sentence || c.code;
-    parts.push(`<div class="offer"><button type="button" class="claim" data-claim="${esc(code)}">Claim: ${esc(text)}</button></div>`);
+  if (seat && !state.outcome) {
+    for (const c of claims) {
+      parts.push(`<div class="offer claim-offer"><button type="button" class="claim" data-claim="${esc(c.code)}" title="${esc(c.sentence)}">Claim: ${esc(c.sentence || c.code)}</button></div>`);
+    }
+  }
+  if (offer && seat && !mine) {
+    parts.push(`<div class="offer" id="rematch-offer"><span>${colorName(offer)} offers a rematch.</span> <button type="button" id="accept-rematch" class="primary">Accept</button></div>`);
+  } else if (offer && seat) {
+    parts.push('<div class="offer" id="rematch-offer">Rematch offered; waiting for the opponent.</div>');
+  }
+  // the state's `rematch` (a reload after it started) or the event's
+  const next = (state.rematch && state.rematch.game ? state.rematch : null) || rematchGame;
+  if (next) {
+    const href = next.url || `/game/${encodeURIComponent(next.game)}`;
+    parts.push(`<div class="offer" id="rematch-link">The rematch has started: <a href="${esc(href)}">${next.url ? 'play it' : 'watch it'}</a>.</div>`);
   }
   offers.innerHTML = parts.join('');
   const ad = offers.querySelector('#accept-draw');
@@ -425,6 +488,8 @@ function render() {
   if (at) at.addEventListener('click', () => action('takeback', { action: 'accept' }));
   const dt = offers.querySelector('#decline-takeback');
   if (dt) dt.addEventListener('click', () => action('takeback', { action: 'decline' }));
+  const ar = offers.querySelector('#accept-rematch');
+  if (ar) ar.addEventListener('click', rematch);
   for (const b of offers.querySelectorAll('[data-claim]')) b.addEventListener('click', () => action('claim', { claim: b.dataset.claim }));
   const friend = $('#friend');
   if (local.friend && !state.outcome) {
@@ -468,6 +533,12 @@ function connect() {
       return;
     }
     if (!msg || typeof msg !== 'object') return;
+    const event = msg.event || {};
+    if (event.type === 'rematch-offer') rematchOffer = event.color || null;
+    if (event.type === 'rematch' && event.game) {
+      onRematchEvent(event);
+      return;
+    }
     if (local.mode === 'local') {
       if (!msg.state) return;
       try {

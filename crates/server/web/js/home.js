@@ -80,7 +80,7 @@ async function main() {
       <fieldset id="rule-options"><legend>Rule options</legend></fieldset>
       <fieldset><legend>Clock</legend>
         <label><input type="checkbox" name="clock" id="clock"> play with a clock:</label>
-        <label><input type="number" name="minutes" id="minutes" min="1" max="180" value="10"> minutes</label>
+        <label><input type="number" name="minutes" id="minutes" min="0.17" max="180" step="any" value="10"> minutes</label>
         <label>+ <input type="number" name="increment" id="increment" min="0" max="60" value="5"> seconds a turn</label>
       </fieldset>
       <button type="submit" class="primary" id="start">Start</button>
@@ -145,7 +145,7 @@ async function main() {
       const mine = seats[color];
       location.href = opponent !== 'local' && mine && mine.url ? mine.url : `/game/${encodeURIComponent(g.id)}`;
     } catch (ex) {
-      err.textContent = body.clock && /clock/.test(ex.message) ? 'This server does not keep clocks yet: untick the clock to play.' : ex.message;
+      err.textContent = ex.message;
     }
   });
 }

@@ -1,0 +1,241 @@
+//! Limits per client (issue 15 item 4): games created per address per minute and open at
+//! once, websockets per address, and the size and rate of websocket messages. Each refusal
+//! is a JSON sentence with 429 or 413 (`docs/api.md`, Limits).
+
+use axum::extract::connect_info::ConnectInfo;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::app::ApiError;
+
+/// The address a request comes from (`None` when the server was started without connection
+/// information, as a router inside a test may be).
+#[derive(Clone, Copy, Debug)]
+pub struct ClientIp(pub Option<IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
+    type Rejection = std::convert::Infallible;
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        Ok(ClientIp(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip()),
+        ))
+    }
+}
+
+/// The limits in force; tests lower them through [`crate::app::App::limits`].
+#[derive(Debug)]
+pub struct Limits {
+    /// Games one address may create in a minute.
+    pub games_per_minute: AtomicUsize,
+    /// Games created by one address that may be unfinished at once.
+    pub open_games: AtomicUsize,
+    /// Websockets one address may hold open at once.
+    pub sockets_per_ip: AtomicUsize,
+    /// The largest websocket message a client may send, in bytes.
+    pub ws_message_bytes: AtomicUsize,
+    /// Websocket messages a client may send in [`WS_WINDOW`].
+    pub ws_messages_per_window: AtomicUsize,
+    usage: Mutex<Usage>,
+}
+
+/// The window over which websocket messages are counted.
+pub const WS_WINDOW: Duration = Duration::from_secs(10);
+
+#[derive(Debug, Default)]
+struct Usage {
+    /// When each address created its recent games.
+    created: HashMap<IpAddr, VecDeque<Instant>>,
+    /// The unfinished games each address created.
+    open: HashMap<IpAddr, HashSet<String>>,
+    /// Who created each unfinished game.
+    creator: HashMap<String, IpAddr>,
+    /// Open websockets per address.
+    sockets: HashMap<IpAddr, usize>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            games_per_minute: AtomicUsize::new(30),
+            open_games: AtomicUsize::new(100),
+            sockets_per_ip: AtomicUsize::new(64),
+            ws_message_bytes: AtomicUsize::new(4096),
+            ws_messages_per_window: AtomicUsize::new(50),
+            usage: Mutex::new(Usage::default()),
+        }
+    }
+}
+
+impl Limits {
+    fn get(v: &AtomicUsize) -> usize {
+        v.load(Ordering::Relaxed)
+    }
+
+    /// Whether `ip` may create a game now; counts it when it may.
+    pub fn may_create(&self, ip: Option<IpAddr>) -> Result<(), ApiError> {
+        let Some(ip) = ip else { return Ok(()) };
+        let Ok(mut u) = self.usage.lock() else {
+            return Ok(());
+        };
+        let per_minute = Self::get(&self.games_per_minute);
+        let open = Self::get(&self.open_games);
+        let now = Instant::now();
+        let recent = u.created.entry(ip).or_default();
+        while recent
+            .front()
+            .is_some_and(|t| now.duration_since(*t) > Duration::from_secs(60))
+        {
+            recent.pop_front();
+        }
+        if recent.len() >= per_minute {
+            return Err(ApiError::new(
+                429,
+                format!("this address has created {per_minute} games in the last minute, the most allowed; wait a minute and try again"),
+            ));
+        }
+        if u.open.get(&ip).map_or(0, HashSet::len) >= open {
+            return Err(ApiError::new(
+                429,
+                format!("this address has {open} unfinished games, the most allowed; finish or resign one first"),
+            ));
+        }
+        u.created.entry(ip).or_default().push_back(now);
+        Ok(())
+    }
+
+    /// Records that `ip` created the unfinished game `id`.
+    pub fn created(&self, ip: Option<IpAddr>, id: &str) {
+        let (Some(ip), Ok(mut u)) = (ip, self.usage.lock()) else {
+            return;
+        };
+        u.open.entry(ip).or_default().insert(id.to_string());
+        u.creator.insert(id.to_string(), ip);
+    }
+
+    /// Game `id` is over: it no longer counts against its creator.
+    pub fn finished(&self, id: &str) {
+        let Ok(mut u) = self.usage.lock() else { return };
+        if let Some(ip) = u.creator.remove(id) {
+            if let Some(set) = u.open.get_mut(&ip) {
+                set.remove(id);
+                if set.is_empty() {
+                    u.open.remove(&ip);
+                }
+            }
+        }
+    }
+
+    /// Opens a websocket for `ip` if it may hold one more; the guard closes it.
+    pub fn open_socket(self: &Arc<Self>, ip: Option<IpAddr>) -> Result<SocketGuard, ApiError> {
+        let max = Self::get(&self.sockets_per_ip);
+        if let (Some(ip), Ok(mut u)) = (ip, self.usage.lock()) {
+            let n = u.sockets.entry(ip).or_default();
+            if *n >= max {
+                return Err(ApiError::new(
+                    429,
+                    format!(
+                        "this address has {max} websockets open, the most allowed; close one first"
+                    ),
+                ));
+            }
+            *n += 1;
+        }
+        Ok(SocketGuard {
+            limits: self.clone(),
+            ip,
+        })
+    }
+
+    fn close_socket(&self, ip: Option<IpAddr>) {
+        let (Some(ip), Ok(mut u)) = (ip, self.usage.lock()) else {
+            return;
+        };
+        if let Some(n) = u.sockets.get_mut(&ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                u.sockets.remove(&ip);
+            }
+        }
+    }
+
+    /// Forgets creation times older than a minute (called now and then).
+    pub fn sweep(&self) {
+        let Ok(mut u) = self.usage.lock() else { return };
+        let now = Instant::now();
+        u.created.retain(|_, q| {
+            q.retain(|t| now.duration_since(*t) <= Duration::from_secs(60));
+            !q.is_empty()
+        });
+    }
+}
+
+/// One open websocket of an address; dropping it closes the count.
+pub struct SocketGuard {
+    limits: Arc<Limits>,
+    ip: Option<IpAddr>,
+}
+
+impl Drop for SocketGuard {
+    fn drop(&mut self) {
+        self.limits.close_socket(self.ip);
+    }
+}
+
+/// Counts one client's websocket messages: refuses those too large or too many.
+pub struct MessageMeter {
+    max_bytes: usize,
+    per_window: usize,
+    window: VecDeque<Instant>,
+}
+
+impl MessageMeter {
+    /// A meter under `limits`.
+    pub fn new(limits: &Limits) -> Self {
+        MessageMeter {
+            max_bytes: Limits::get(&limits.ws_message_bytes),
+            per_window: Limits::get(&limits.ws_messages_per_window),
+            window: VecDeque::new(),
+        }
+    }
+
+    /// `Err((status, sentence))` when a message of `len` bytes is refused.
+    pub fn check(&mut self, len: usize) -> Result<(), (u16, String)> {
+        if len > self.max_bytes {
+            return Err((
+                413,
+                format!(
+                    "a websocket message is at most {} bytes; this one has {len}",
+                    self.max_bytes
+                ),
+            ));
+        }
+        let now = Instant::now();
+        while self
+            .window
+            .front()
+            .is_some_and(|t| now.duration_since(*t) > WS_WINDOW)
+        {
+            self.window.pop_front();
+        }
+        if self.window.len() >= self.per_window {
+            return Err((
+                429,
+                format!(
+                    "at most {} websocket messages may be sent in {} seconds",
+                    self.per_window,
+                    WS_WINDOW.as_secs()
+                ),
+            ));
+        }
+        self.window.push_back(now);
+        Ok(())
+    }
+}
