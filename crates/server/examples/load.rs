@@ -1,15 +1,24 @@
 //! Load generator (issue 10, Performance): N concurrent human-vs-human games over loopback
-//! through the API and websockets, against a server started here on an ephemeral port.
+//! through the API and websockets, against a server running as a child process (so that its
+//! own resident memory is measured, apart from the clients').
 //!
-//! `cargo run --release -p menagerie-server --example load -- [GAMES] [PLIES] [DATABASE]`
-//! (defaults 500 games, 40 plies, a temporary SQLite file; DATABASE may be `postgres://...`).
-//! Reports turns per second, the p50/p99 latency of a turn from its POST to the opponent's
-//! websocket event, the process's resident memory, and whether every acknowledged turn is
-//! stored.
+//! `cargo run --release -p menagerie-server --example load -- [GAMES] [PLIES] [DATABASE] [THINK_MS]`
+//! (defaults: 500 games, 40 plies, a temporary SQLite file, no thinking time; DATABASE may be
+//! `postgres://...`, or `sqlite` for the temporary file; THINK_MS makes each player wait that
+//! long before each of its turns, like a person, instead of answering at once).
+//!
+//! Prints turns per second; the p50/p99/max latency of a turn from the start of its POST to
+//! the opponent's websocket event; the server's resident memory at start, at its peak and at
+//! the end (sampled every 100 ms from `/proc/PID/status`). Then it kills the server with
+//! SIGKILL, starts it again on the same database and checks that every game holds exactly the
+//! turns its clients saw acknowledged ("turns lost: 0"); it exits non-zero otherwise.
 
 use futures_util::StreamExt;
 use serde_json::{json, Value};
-use std::sync::{Arc, Mutex};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
@@ -31,10 +40,10 @@ async fn ws(addr: &str, id: &str, token: &str) -> Result<Ws, String> {
     Ok(s)
 }
 
-/// The next message with a version at least `v`.
+/// The next message with a version at least `v` that carries the state.
 async fn wait_version(ws: &mut Ws, v: i64) -> Result<Value, String> {
     loop {
-        let msg = tokio::time::timeout(Duration::from_secs(30), ws.next())
+        let msg = tokio::time::timeout(Duration::from_secs(60), ws.next())
             .await
             .map_err(|_| "timeout waiting for an event")?
             .ok_or("websocket closed")?
@@ -48,13 +57,23 @@ async fn wait_version(ws: &mut Ws, v: i64) -> Result<Value, String> {
     }
 }
 
-/// Plays one game; returns (turns acknowledged, latencies in microseconds).
+/// One game as its clients saw it.
+struct Played {
+    id: String,
+    /// The canonical texts of the acknowledged turns, in order.
+    turns: Vec<String>,
+    /// Latencies in microseconds.
+    lat: Vec<u64>,
+}
+
+/// Plays one game with random legal turns.
 async fn game(
     c: reqwest::Client,
     addr: String,
     seed: u64,
     plies: usize,
-) -> Result<(String, i64, Vec<u64>), String> {
+    think: Duration,
+) -> Result<Played, String> {
     let v: Value = c
         .post(format!("http://{addr}/api/games"))
         .json(&json!({"variant": "chess"}))
@@ -81,8 +100,11 @@ async fn game(
     ];
     let mut state = wait_version(&mut sockets[0], 0).await?["state"].clone();
     wait_version(&mut sockets[1], 0).await?;
-    let mut lat = Vec::new();
-    let mut version = 0;
+    let mut out = Played {
+        id: id.clone(),
+        turns: Vec::new(),
+        lat: Vec::new(),
+    };
     let mut rng = seed;
     for ply in 0..plies {
         let legal = state["legal"].as_array().cloned().unwrap_or_default();
@@ -92,34 +114,98 @@ async fn game(
         rng = rng
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
-        let pick = &legal[(rng >> 33) as usize % legal.len()]["canonical"];
+        let pick = legal[(rng >> 33) as usize % legal.len()]["canonical"]
+            .as_str()
+            .ok_or("a legal turn without text")?
+            .to_string();
         let me = ply % 2;
-        let start = Instant::now();
-        let r = c
-            .post(format!("http://{addr}/api/games/{id}/move"))
-            .bearer_auth(&tokens[me])
-            .json(&json!({"move": pick}))
-            .send()
-            .await
-            .map_err(|e| e.to_string())?;
-        if r.status().as_u16() != 200 {
-            return Err(format!(
-                "move refused: {}",
-                r.text().await.unwrap_or_default()
-            ));
+        let version = state["version"].as_i64().ok_or("no version")?;
+        if !think.is_zero() {
+            tokio::time::sleep(think).await;
         }
-        let after: Value = r.json().await.map_err(|e| e.to_string())?;
-        version = after["version"].as_i64().unwrap_or(version);
-        let m = wait_version(&mut sockets[1 - me], version).await?;
-        lat.push(start.elapsed().as_micros() as u64);
-        wait_version(&mut sockets[me], version).await?;
+        let start = Instant::now();
+        let post = async {
+            let r = c
+                .post(format!("http://{addr}/api/games/{id}/move"))
+                .bearer_auth(&tokens[me])
+                .json(&json!({"move": pick}))
+                .send()
+                .await
+                .map_err(|e| e.to_string())?;
+            if r.status().as_u16() != 200 {
+                return Err(format!(
+                    "move refused: {}",
+                    r.text().await.unwrap_or_default()
+                ));
+            }
+            r.json::<Value>().await.map_err(|e| e.to_string())
+        };
+        let (opp, mine) = sockets.split_at_mut(1);
+        let (theirs, own) = if me == 0 {
+            (&mut mine[0], &mut opp[0])
+        } else {
+            (&mut opp[0], &mut mine[0])
+        };
+        // The opponent's event may arrive before the POST's answer: wait for both at once.
+        let seen = async {
+            let m = wait_version(theirs, version + 1).await;
+            (m, start.elapsed())
+        };
+        let (after, (m, took)) = tokio::join!(post, seen);
+        let after = after?;
+        let m = m?;
+        out.turns.push(pick);
+        out.lat.push(took.as_micros() as u64);
+        let v = after["version"].as_i64().ok_or("no version")?;
+        let m = if m["version"].as_i64() < Some(v) {
+            wait_version(theirs, v).await?
+        } else {
+            m
+        };
+        wait_version(own, v).await?;
         state = m["state"].clone();
     }
-    Ok((id, version, lat))
+    Ok(out)
 }
 
-fn rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
+/// The server, a child process: this same program run with `--serve`.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn spawn_server(database: &str) -> Result<Server, String> {
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let mut child = Command::new(me)
+        .args(["--serve", "--port", "0", "--engine-threads", "1"])
+        .args(["--database", database])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("cannot start the server: {e}"))?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .map_err(|e| e.to_string())?;
+    let addr = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://"))
+        .ok_or_else(|| format!("no address in {line:?}"))?
+        .trim_end_matches('/')
+        .to_string();
+    Ok(Server { child, addr })
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
         .and_then(|s| {
             s.lines()
@@ -130,63 +216,80 @@ fn rss_kib() -> u64 {
         .unwrap_or(0)
 }
 
-#[tokio::main]
-async fn main() -> Result<(), String> {
+fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--serve") {
+        use clap::Parser as _;
+        let serve = menagerie_server::ServeArgs::parse_from(
+            std::iter::once("menagerie-server".to_string()).chain(args.into_iter().skip(1)),
+        );
+        return menagerie_server::run(serve);
+    }
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?
+        .block_on(load(args))
+}
+
+async fn load(args: Vec<String>) -> Result<(), String> {
     let games: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(500);
     let plies: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(40);
+    let think = Duration::from_millis(args.get(3).and_then(|a| a.parse().ok()).unwrap_or(0));
     let dir = std::env::temp_dir().join(format!("menagerie-load-{}", std::process::id()));
-    let serve = menagerie_server::ServeArgs {
-        port: 0,
-        bind: "127.0.0.1".into(),
-        database: args.get(2).cloned(),
-        data: dir.clone(),
-        engine_threads: Some(1),
+    let database = match args.get(2).map(String::as_str) {
+        Some(url) if url != "sqlite" => url.to_string(),
+        _ => dir.join("games.sqlite").display().to_string(),
     };
-    let running = menagerie_server::start(&serve).await?;
-    let addr = running.addr.to_string();
+    let shown = if database.starts_with("postgres") {
+        "PostgreSQL".to_string()
+    } else {
+        format!("SQLite {database}")
+    };
+    let server = spawn_server(&database)?;
+    let addr = server.addr.clone();
+    let pid = server.child.id();
     let c = reqwest::Client::builder()
         .pool_max_idle_per_host(games.max(1))
         .build()
         .map_err(|e| e.to_string())?;
-    let rss0 = rss_kib();
-    let all = Arc::new(Mutex::new(Vec::new()));
+    let rss0 = rss_kib(pid);
+    let peak = Arc::new(AtomicU64::new(rss0));
+    let done = Arc::new(AtomicBool::new(false));
+    let sampler = {
+        let (peak, done) = (peak.clone(), done.clone());
+        tokio::spawn(async move {
+            while !done.load(Ordering::Relaxed) {
+                peak.fetch_max(rss_kib(pid), Ordering::Relaxed);
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        })
+    };
     let start = Instant::now();
     let mut tasks = Vec::new();
     for i in 0..games {
-        let (c, addr, all) = (c.clone(), addr.clone(), all.clone());
+        let (c, addr) = (c.clone(), addr.clone());
         tasks.push(tokio::spawn(async move {
-            let r = game(c, addr, i as u64 + 1, plies).await;
-            if let Ok(mut a) = all.lock() {
-                a.push(r);
-            }
+            game(c, addr, i as u64 + 1, plies, think).await
         }));
     }
+    let mut results = Vec::new();
     for t in tasks {
-        let _ = t.await;
+        results.push(t.await.map_err(|e| e.to_string()).and_then(|r| r));
     }
     let elapsed = start.elapsed();
-    let results = std::mem::take(&mut *all.lock().map_err(|_| "poisoned")?);
+    done.store(true, Ordering::Relaxed);
+    let _ = sampler.await;
+    let rss_end = rss_kib(pid);
+
     let mut lat: Vec<u64> = Vec::new();
     let mut failed = 0;
-    let mut lost = 0;
     let mut turns = 0;
     for r in &results {
         match r {
-            Ok((id, version, l)) => {
-                turns += l.len();
-                lat.extend(l);
-                let v: Value = c
-                    .get(format!("http://{addr}/api/games/{id}"))
-                    .send()
-                    .await
-                    .map_err(|e| e.to_string())?
-                    .json()
-                    .await
-                    .map_err(|e| e.to_string())?;
-                if v["version"].as_i64() != Some(*version) {
-                    lost += 1;
-                }
+            Ok(p) => {
+                turns += p.turns.len();
+                lat.extend(&p.lat);
             }
             Err(e) => {
                 failed += 1;
@@ -200,22 +303,55 @@ async fn main() -> Result<(), String> {
             .map_or(0.0, |&us| us as f64 / 1000.0)
     };
     println!(
-        "games {games}, plies {plies}, database {}",
-        serve.database_url()
+        "games {games}, plies {plies}, think {} ms, database {shown}",
+        think.as_millis()
     );
     println!(
-        "turns {turns} in {:.2} s: {:.0} turns/s; latency POST -> opponent's event p50 {:.1} ms, p99 {:.1} ms",
+        "turns {turns} in {:.2} s: {:.0} turns/s; latency POST -> opponent's event: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
         elapsed.as_secs_f64(),
         turns as f64 / elapsed.as_secs_f64().max(1e-9),
         pct(0.50),
-        pct(0.99)
+        pct(0.99),
+        lat.last().map_or(0.0, |&us| us as f64 / 1000.0),
     );
     println!(
-        "memory (server and clients in one process): {} MiB before, {} MiB after",
+        "server memory (RSS): {} MiB at start, {} MiB peak, {} MiB at the end",
         rss0 / 1024,
-        rss_kib() / 1024
+        peak.load(Ordering::Relaxed) / 1024,
+        rss_end / 1024
     );
-    println!("games failed {failed}, games with a lost turn {lost}");
+
+    // Nothing lost: kill -9, start again on the same database, compare with the clients' tally.
+    drop(server);
+    let again = spawn_server(&database)?;
+    let mut lost = 0;
+    let mut checked = 0;
+    for p in results.iter().flatten() {
+        let v: Value = c
+            .get(format!("http://{}/api/games/{}", again.addr, p.id))
+            .send()
+            .await
+            .map_err(|e| e.to_string())?
+            .json()
+            .await
+            .map_err(|e| e.to_string())?;
+        let stored: Vec<&str> = v["moves"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|m| m["canonical"].as_str()).collect())
+            .unwrap_or_default();
+        checked += stored.len();
+        if stored != p.turns {
+            lost += 1;
+            eprintln!(
+                "game {}: stored {stored:?}, acknowledged {:?}",
+                p.id, p.turns
+            );
+        }
+    }
+    drop(again);
+    println!(
+        "after kill -9 and restart: {checked} turns stored, games differing from their clients' tally {lost}, games failed {failed}"
+    );
     let _ = std::fs::remove_dir_all(dir);
     if failed > 0 || lost > 0 {
         return Err("some games failed or lost turns".into());

@@ -154,6 +154,11 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
             .map(|n| n.get())
             .unwrap_or(2)
     });
+    // Build every variant's tables now (chess's attack tables take seconds): done lazily by
+    // the first request, they stalled every request for that long after each start.
+    tokio::task::spawn_blocking(games::variants_json)
+        .await
+        .map_err(|e| format!("the variants failed to start: {e}"))?;
     let app = app::App::new(store, threads);
     if let Some(mut listener) = app.store.listener().await? {
         let app2 = app.clone();

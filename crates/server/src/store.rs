@@ -106,6 +106,20 @@ fn pg(sql: &str) -> String {
     out
 }
 
+/// The test seam for database faults: when the environment variable `MENAGERIE_FAULT_FILE`
+/// names a file and that file exists, every write fails midway through its transaction (which
+/// is then rolled back), as a full disk or a lost connection would. Unset, it costs nothing.
+fn injected_fault() -> Option<String> {
+    static FILE: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    let file = FILE.get_or_init(|| std::env::var_os("MENAGERIE_FAULT_FILE").map(Into::into));
+    match file {
+        Some(f) if f.exists() => {
+            Some("the database failed: a fault injected for testing (MENAGERIE_FAULT_FILE)".into())
+        }
+        _ => None,
+    }
+}
+
 fn db_err(e: sqlx::Error) -> String {
     format!("the database failed: {e}")
 }
@@ -230,6 +244,9 @@ impl Store {
                 .bind(&g.id).bind(&g.variant).bind(&g.rules).bind(&g.start_fen)
                 .bind(&g.white).bind(&g.black).bind(g.created_at).bind(g.updated_at).bind(g.finished)
                 .execute(&mut *tx).await.map_err(db_err)?;
+            if let Some(e) = injected_fault() {
+                return Err(e);
+            }
             for (hash, seat) in seats {
                 sqlx::query(&insert_seat).bind(hash).bind(&g.id).bind(seat)
                     .execute(&mut *tx).await.map_err(db_err)?;
@@ -328,6 +345,9 @@ impl Store {
             for (i, data) in events.iter().enumerate() {
                 sqlx::query(&insert).bind(id).bind(first + i as i64).bind(data).bind(now)
                     .execute(&mut *tx).await.map_err(conflict)?;
+                if let Some(e) = injected_fault() {
+                    return Err(AppendError::Db(e));
+                }
             }
             sqlx::query(&update).bind(now).bind(finished).bind(id)
                 .execute(&mut *tx).await.map_err(dberr)?;
