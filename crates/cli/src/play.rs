@@ -251,7 +251,11 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
                 }
             }
             "resign" => {
-                outcome = Some(Outcome::win(side.other(), Termination::Resignation));
+                // Through the game, so the game's own scoring table gives the points.
+                outcome = match g.resign(side) {
+                    Ok(()) => g.outcome(),
+                    Err(_) => Some(Outcome::win(side.other(), Termination::Resignation)),
+                };
             }
             text => match g.push(text) {
                 Ok(played) => {

@@ -34,7 +34,7 @@ fn illegal_moves_name_the_rule_and_resignation_is_recorded() {
     );
     assert!(out.contains("White> commands: a move"), "{out}");
     assert!(
-        out.contains("White> result 0-1: Black wins by resignation\npoints White 0, Black 1\n"),
+        out.contains("White> result 0-1: Black wins by resignation; points White 0, Black 4\n"),
         "{out}"
     );
     let record = std::fs::read_to_string(&save).expect("the record is saved");
@@ -42,14 +42,14 @@ fn illegal_moves_name_the_rule_and_resignation_is_recorded() {
         record,
         format!(
             "[Variant \"cypher\"]\n[FEN \"{T7}\"]\n[White \"human\"]\n[Black \"human\"]\n\
-[Result \"0-1\"]\n[Termination \"resignation\"]\n\n0-1\n"
+[Result \"0-1\"]\n[Termination \"resignation\"]\n[Points \"White 0, Black 4\"]\n\n0-1\n"
         )
     );
     // --load replays it and reports the recorded ending.
     let out = run(&["play", "cypher", "--load", &save, "--black", "human"], "");
     assert!(out.starts_with("loaded 0 moves from "), "{out}");
     assert!(
-        out.ends_with("result 0-1: Black wins by resignation\npoints White 0, Black 1\n"),
+        out.ends_with("result 0-1: Black wins by resignation; points White 0, Black 4\n"),
         "{out}"
     );
 }

@@ -276,6 +276,10 @@ impl<P: Position> Game<P> {
         if let Some(o) = self.outcome() {
             return Err(MoveError::GameOver(o.to_string()));
         }
+        let mut outcome = outcome;
+        if outcome.points.is_none() {
+            outcome.points = self.position().points_for(&outcome);
+        }
         self.ending = Some(outcome);
         Ok(())
     }

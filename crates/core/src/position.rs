@@ -437,6 +437,13 @@ pub trait Position: Clone + Send + Sync + 'static {
         None
     }
 
+    /// The points the game's rules give an ending decided from outside the board
+    /// (resignation, agreement, a clock): Cypher's scoring table gives a resignation 4 to
+    /// the winner and an agreed draw 0.5 each. Default: none (the game counts no points).
+    fn points_for(&self, _outcome: &Outcome) -> Option<Points> {
+        None
+    }
+
     /// Counts leaves `depth` plies ahead; games override this with faster counting.
     fn perft(&self, depth: u32) -> u64 {
         crate::perft::perft_generic(self, depth)

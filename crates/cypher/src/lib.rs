@@ -68,6 +68,7 @@ use menagerie_core::{
     Color, Geometry, MoveError, Outcome, Position, PositionError, RuleOption, RuleOptions, Square,
     Termination, VariantSpec,
 };
+use position::endings_points;
 use position::{KingCourtEntry, Rules};
 
 /// The start position string (12.2).
@@ -218,6 +219,9 @@ impl Position for CypherPosition {
     }
     fn outcome(&self) -> Option<Outcome> {
         self.decide()
+    }
+    fn points_for(&self, outcome: &Outcome) -> Option<menagerie_core::Points> {
+        endings_points(outcome)
     }
     fn outcome_in_play(&self, repetitions: usize) -> Option<Outcome> {
         self.decide().or_else(|| {

@@ -198,9 +198,11 @@ pub(crate) fn parse(pos: &CypherPosition, text: &str) -> Result<CypherMove, Move
             .collect()
     };
     let no_x = |s: &str| s.replace(['x', 'X'], "");
+    // A capture mark may be left out, but a text that says capture never reads as a quiet turn.
+    let says_capture = wanted.contains('x');
     let mut found = pick(&|h| h == wanted);
     if found.is_empty() {
-        found = pick(&|h| no_x(h) == no_x(wanted));
+        found = pick(&|h| no_x(h) == no_x(wanted) && (!says_capture || h.contains('x')));
     }
     if found.is_empty() {
         found = pick(&|h| h.eq_ignore_ascii_case(wanted));
@@ -210,7 +212,10 @@ pub(crate) fn parse(pos: &CypherPosition, text: &str) -> Result<CypherMove, Move
         found = legal
             .iter()
             .copied()
-            .filter(|&m| no_x(&human_body(pos, m, &[])) == no_x(wanted))
+            .filter(|&m| {
+                let h = human_body(pos, m, &[]);
+                no_x(&h) == no_x(wanted) && (!says_capture || h.contains('x'))
+            })
             .collect();
     }
     match found.as_slice() {

@@ -8,6 +8,7 @@ use menagerie_core::zobrist::KeyGen;
 mod combined_move;
 mod coup;
 mod endings;
+pub(crate) use endings::endings_points;
 mod infiltration;
 mod prisoner_release;
 mod retake;

@@ -112,3 +112,25 @@ fn move_counters_saturate_and_the_string_reads_back() {
     let over = "1s8/7k2/10/10/10/10/10/10/10/2K7/4S5 w - Ii 0+0 0/0 4294967296 1";
     assert!(CypherPosition::from_fen_default(over).is_err());
 }
+
+#[test]
+fn a_text_that_says_capture_never_reads_as_a_quiet_turn() {
+    let pos = CypherPosition::start();
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let mut tried = 0;
+    for &m in &moves {
+        let human = pos.move_human(m);
+        // Pawn pushes are written by their square alone (`d3`); `xd3` would be a capture.
+        if human.len() <= 3 && human.starts_with(|c: char| c.is_ascii_lowercase()) {
+            assert_eq!(pos.parse_move(&human), Ok(m));
+            let capture = format!("x{human}");
+            assert!(
+                pos.parse_move(&capture).is_err(),
+                "{capture} read as {human}"
+            );
+            tried += 1;
+        }
+    }
+    assert!(tried >= 10, "{tried}");
+}

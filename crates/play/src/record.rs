@@ -3,7 +3,7 @@
 //! word and reads back as the same turn, else in the game's canonical text. Every record
 //! written here loads back to the same game.
 
-use menagerie_core::{fmt_points, Color, Outcome, RuleOptions, Termination};
+use menagerie_core::{fmt_points, Color, Outcome, Points, RuleOptions, Termination};
 use menagerie_variants::{AnyGame, Variant, VariantError};
 
 /// A record as read from a file: its tags and its move tokens with their line numbers.
@@ -228,8 +228,16 @@ pub fn stated_outcome(rec: &Record) -> Option<Outcome> {
     Some(Outcome {
         winner,
         termination,
-        points: None,
+        points: rec.tag("Points").and_then(read_points),
     })
+}
+
+/// Reads a `Points` tag as the writer writes it: `White 0, Black 4`.
+fn read_points(text: &str) -> Option<Points> {
+    let (white, black) = text.split_once(',')?;
+    let white = white.trim().strip_prefix("White")?.trim().parse().ok()?;
+    let black = black.trim().strip_prefix("Black")?.trim().parse().ok()?;
+    Some(Points { white, black })
 }
 
 /// Replays the moves of `rec` on `game`, naming the line and move of the first bad one.

@@ -313,6 +313,32 @@ fn outcomes_as_json() {
 }
 
 #[test]
+fn endings_from_outside_score_the_games_own_points() {
+    // Cypher's table (rulebook section 11): resignation 4 to the winner, agreement 0.5 each.
+    let mut g = open("cypher", None);
+    g.resign(Color::White).expect("not over");
+    assert_eq!(
+        g.outcome().expect("over").to_string(),
+        "Black wins by resignation; points White 0, Black 4"
+    );
+    let mut g = open("cypher", None);
+    g.agree_draw().expect("not over");
+    assert_eq!(
+        g.outcome().expect("over").to_string(),
+        "Draw by agreement; points White 0.5, Black 0.5"
+    );
+    // A loss on time is not in Cypher's table; chess and Little Cheops count no points (R35).
+    let mut g = open("cypher", None);
+    g.forfeit_on_time(Color::Black).expect("not over");
+    assert_eq!(g.outcome().expect("over").points, None);
+    for id in ["chess", "vyrt", "little-cheops", "little-cheops-imperial"] {
+        let mut g = open(id, None);
+        g.resign(Color::Black).expect("not over");
+        assert_eq!(g.outcome().expect("over").points, None, "{id}");
+    }
+}
+
+#[test]
 fn endings_from_outside_are_recorded() {
     let mut g = open("chess", None);
     g.push("e4").expect("legal");

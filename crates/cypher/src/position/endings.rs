@@ -2,7 +2,7 @@
 //! collusion (10.2, R18), stalemate, the 4-check rule (10.3), each with its points.
 
 use super::{Counter, CypherPosition};
-use menagerie_core::{Color, Outcome, Termination};
+use menagerie_core::{Color, Outcome, Points, Termination};
 
 impl CypherPosition {
     /// Whether the game is over by a rule checked without generating turns (a captured King,
@@ -72,5 +72,25 @@ impl CypherPosition {
             );
         }
         None
+    }
+}
+
+/// The points of an ending decided off the board (section 11's table): a resignation gives
+/// the winner 4, an agreed draw 0.5 each. A loss on time is not in the table: no points.
+pub(crate) fn endings_points(outcome: &Outcome) -> Option<Points> {
+    match (&outcome.termination, outcome.winner) {
+        (Termination::Resignation, Some(Color::White)) => Some(Points {
+            white: 4.0,
+            black: 0.0,
+        }),
+        (Termination::Resignation, Some(Color::Black)) => Some(Points {
+            white: 0.0,
+            black: 4.0,
+        }),
+        (Termination::Agreement, None) => Some(Points {
+            white: 0.5,
+            black: 0.5,
+        }),
+        _ => None,
     }
 }
