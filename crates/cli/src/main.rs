@@ -5,12 +5,9 @@ mod match_cmd;
 mod play;
 mod search_bench;
 mod search_cmd;
-mod uci_server;
-mod xboard;
-mod xboard_moves;
 
 use clap::{CommandFactory, Parser, Subcommand};
-use menagerie_core::RuleOptions;
+use menagerie_cli::{rule_options, uci_server, xboard};
 use menagerie_variants::{find, registry, AnyGame, VariantError};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -177,31 +174,18 @@ fn open_as(args: &GameArgs, viewer: Option<Side>) -> Result<Box<dyn AnyGame>, Va
     )
 }
 
-/// The rule options of `--rule`, where a bare name is refused with the values it takes
-/// unless `on` is one of them.
-pub(crate) fn rule_options(variant: &str, rules: &[String]) -> Result<RuleOptions, VariantError> {
-    let v = find(variant)?;
-    for item in rules {
-        if item.contains('=') {
-            continue;
-        }
-        if let Some(o) = v.options.iter().find(|o| o.name == item.trim()) {
-            if !o.values.contains(&"on") {
-                return Err(VariantError::Other(format!(
-                    "rule option '{}' needs a value: write --rule {}={}",
-                    o.name,
-                    o.name,
-                    o.values.join("|")
-                )));
-            }
-        }
-    }
-    Ok(RuleOptions::parse(rules)?)
-}
-
+/// Reads a piece table, refusing a file too long to be one before reading it whole.
 fn read_file(path: &std::path::Path) -> Result<String, VariantError> {
-    std::fs::read_to_string(path)
-        .map_err(|e| VariantError::Other(format!("cannot read {}: {e}", path.display())))
+    let cannot =
+        |e: std::io::Error| VariantError::Other(format!("cannot read {}: {e}", path.display()));
+    let len = std::fs::metadata(path).map_err(cannot)?.len();
+    let max = menagerie_variants::MAX_PIECE_TABLE_BYTES;
+    if len > max as u64 {
+        return Err(VariantError::Other(format!(
+            "the piece table is {len} bytes long; a piece table is at most {max} bytes"
+        )));
+    }
+    std::fs::read_to_string(path).map_err(cannot)
 }
 
 /// The variant of `args`, with its `--pieces` table when one is given.

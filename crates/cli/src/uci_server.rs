@@ -4,6 +4,7 @@
 //! Searches and perft run off the command loop, so `isready`, `stop` and `quit` are
 //! answered while they run.
 
+use crate::session::{Bounds, Out};
 use menagerie_core::RuleOptions;
 use menagerie_play::clock;
 use menagerie_play::engine::Engine;
@@ -11,7 +12,7 @@ use menagerie_play::limits::{self, Kind};
 use menagerie_play::lines::{self, Line};
 use menagerie_play::perft;
 use menagerie_variants::{find, AnyGame, Limits, SearchInfo, Variant, VariantError};
-use std::io::Write;
+use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -46,15 +47,9 @@ fn info_line(it: &SearchInfo, lines: u32) -> String {
     )
 }
 
-fn say(line: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{line}");
-    let _ = out.flush();
-}
-
 /// Limits from the words after `go`, each number brought into the one range every front
 /// end uses (a `go` must always be answered); complaints go out as `info string`.
-fn go_limits(words: &[&str], white: bool) -> Limits {
+fn go_limits(out: &Out, words: &[&str], white: bool) -> Limits {
     let mut l = Limits::default();
     // Numbers saturate: a GUI's clock may hold anything.
     let num = |i: usize| {
@@ -67,7 +62,7 @@ fn go_limits(words: &[&str], white: bool) -> Limits {
     let checked = |kind: Kind, n: Option<u64>| {
         n.map(|n| {
             if !kind.range().contains(&n) {
-                say(&format!(
+                out.say(&format!(
                     "info string {}",
                     limits::out_of_range(kind, &n.to_string())
                 ));
@@ -129,6 +124,8 @@ struct Session {
     elo: u32,
     /// `Skill Level` (0..=20; 20 is full strength).
     skill_level: u32,
+    out: Out,
+    bounds: Bounds,
 }
 
 /// The lowest and highest `UCI_Elo` offered: the estimates of levels 1 and 8.
@@ -172,13 +169,13 @@ impl Session {
             Ok(mut g) => {
                 for mv in moves_at.map_or(&[][..], |i| &words[i + 1..]) {
                     if let Err(e) = g.push(mv) {
-                        say(&format!("info string illegal move {mv}: {e}"));
+                        self.out.say(&format!("info string illegal move {mv}: {e}"));
                         break;
                     }
                 }
                 self.game = g;
             }
-            Err(e) => say(&format!("info string {e}")),
+            Err(e) => self.out.say(&format!("info string {e}")),
         }
     }
 
@@ -201,9 +198,9 @@ impl Session {
                             self.variant = v;
                             self.game = g;
                         }
-                        Err(e) => say(&format!("info string {e}")),
+                        Err(e) => self.out.say(&format!("info string {e}")),
                     },
-                    Err(e) => say(&format!("info string {e}")),
+                    Err(e) => self.out.say(&format!("info string {e}")),
                 }
             }
             // Accepted for GUIs that always send them; the engine has one thread and a
@@ -225,7 +222,7 @@ impl Session {
                     }
                 }
             }
-            _ => say(&format!(
+            _ => self.out.say(&format!(
                 "info string no option named '{name}' (UCI_Variant, Hash, Threads, MultiPV, UCI_LimitStrength, UCI_Elo, Skill Level, Clear Hash)"
             )),
         }
@@ -234,11 +231,19 @@ impl Session {
     fn go(&mut self, words: &[&str]) {
         self.stop.store(false, Ordering::Relaxed);
         let flag = self.stop.clone();
+        let out = self.out.clone();
         if words.get(1) == Some(&"perft") {
             let depth = match perft::parse_depth(words.get(2).copied().unwrap_or("1")) {
+                Ok(d) if d > self.bounds.perft_depth => {
+                    out.say(&format!(
+                        "info string perft deeper than {} is not run in this session",
+                        self.bounds.perft_depth
+                    ));
+                    return;
+                }
                 Ok(d) => d,
                 Err(e) => {
-                    say(&format!("info string {e}"));
+                    out.say(&format!("info string {e}"));
                     return;
                 }
             };
@@ -250,17 +255,17 @@ impl Session {
             ) {
                 Some(rows) => {
                     for (mv, n) in &rows {
-                        say(&format!("{mv}: {n}"));
+                        out.say(&format!("{mv}: {n}"));
                     }
-                    say("");
-                    say(&format!("Nodes searched: {}", perft::total(depth, &rows)));
+                    out.say("");
+                    out.say(&format!("Nodes searched: {}", perft::total(depth, &rows)));
                 }
-                None => say("info string perft stopped"),
+                None => out.say("info string perft stopped"),
             })));
             return;
         }
         let g = self.game.fork();
-        let mut limits = go_limits(words, g.turn() == menagerie_core::Color::White);
+        let mut limits = go_limits(&out, words, g.turn() == menagerie_core::Color::White);
         if words.contains(&"infinite") {
             limits = Limits::default();
         }
@@ -283,15 +288,16 @@ impl Session {
             };
             self.unlimited = false;
         }
+        let mut limits = self.bounds.cap(limits);
         limits.threads = (self.threads > 1).then_some(self.threads);
         limits.multipv = (self.multipv > 1).then_some(self.multipv);
         let lines = self.multipv;
         let mut engine = self.engine.take().unwrap_or_default();
         self.job = Some(Job::Search(std::thread::spawn(move || {
             let r = engine.search(g.as_ref(), &limits, Some(flag), &mut |it| {
-                say(&info_line(it, lines))
+                out.say(&info_line(it, lines))
             });
-            say(&format!(
+            out.say(&format!(
                 "bestmove {}",
                 r.best.unwrap_or_else(|| "0000".into())
             ));
@@ -300,16 +306,30 @@ impl Session {
     }
 }
 
-/// How long a command that arrives during a limited search waits for it to end by itself.
-const STRAY_PATIENCE: Duration = Duration::from_secs(5);
-
-/// How long `quit` waits for a search to answer its `bestmove`.
-const QUIT_PATIENCE: Duration = Duration::from_secs(2);
-
 /// Runs the protocol loop on stdin and stdout.
 pub fn run(args: UciArgs) -> Result<(), VariantError> {
     let variant = find(&args.variant)?;
     let options = crate::rule_options(variant.id, &args.rules)?;
+    let stdin = std::io::stdin();
+    session(
+        variant,
+        options,
+        stdin.lock(),
+        Out::stdout(),
+        Bounds::protocol(),
+    )?;
+    Ok(())
+}
+
+/// Runs the protocol loop over `input` until its end or `quit`, writing to `out`, every
+/// search within `bounds`. `Ok(true)` when nothing it started still runs at its end.
+pub fn session(
+    variant: Variant,
+    options: RuleOptions,
+    mut input: impl BufRead,
+    out: Out,
+    bounds: Bounds,
+) -> Result<bool, VariantError> {
     let mut s = Session {
         game: variant.open(None, &options)?,
         variant,
@@ -323,18 +343,19 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
         limit_strength: false,
         elo: ELO_MAX,
         skill_level: 20,
+        out,
+        bounds,
     };
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
     loop {
         let line = match lines::next_line(&mut input) {
             Ok(Line::Text(line)) => line,
             Ok(Line::NotText) => {
-                say("info string error: the line is not UTF-8 text, so it is ignored");
+                s.out
+                    .say("info string error: the line is not UTF-8 text, so it is ignored");
                 continue;
             }
             Ok(Line::TooLong) => {
-                say(&format!(
+                s.out.say(&format!(
                     "info string error: a line longer than {} bytes is ignored",
                     lines::MAX_LINE_BYTES
                 ));
@@ -349,34 +370,34 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
         // limited one to end by its limits for a while, then stops it too (a clock of days
         // must not hold the session).
         if !matches!(cmd, "isready" | "stop" | "quit") {
-            s.halt(STRAY_PATIENCE, false);
-            s.halt(QUIT_PATIENCE, true);
+            s.halt(s.bounds.stray_patience, false);
+            s.halt(s.bounds.quit_patience, true);
         }
         match cmd {
             "uci" => {
-                say("id name Menagerie");
-                say("id author the Menagerie authors");
+                s.out.say("id name Menagerie");
+                s.out.say("id author the Menagerie authors");
                 let ids: Vec<&str> = menagerie_variants::registry()
                     .iter()
                     .map(|v| v.id)
                     .collect();
-                say(&format!(
+                s.out.say(&format!(
                     "option name UCI_Variant type combo default {} var {}",
                     s.variant.id,
                     ids.join(" var ")
                 ));
-                say("option name Hash type spin default 16 min 1 max 16");
-                say("option name Threads type spin default 1 min 1 max 64");
-                say("option name MultiPV type spin default 1 min 1 max 64");
-                say("option name UCI_LimitStrength type check default false");
-                say(&format!(
+                s.out.say("option name Hash type spin default 16 min 1 max 16");
+                s.out.say("option name Threads type spin default 1 min 1 max 64");
+                s.out.say("option name MultiPV type spin default 1 min 1 max 64");
+                s.out.say("option name UCI_LimitStrength type check default false");
+                s.out.say(&format!(
                     "option name UCI_Elo type spin default {ELO_MAX} min {ELO_MIN} max {ELO_MAX}"
                 ));
-                say("option name Skill Level type spin default 20 min 0 max 20");
-                say("option name Clear Hash type button");
-                say("uciok");
+                s.out.say("option name Skill Level type spin default 20 min 0 max 20");
+                s.out.say("option name Clear Hash type button");
+                s.out.say("uciok");
             }
-            "isready" => say("readyok"),
+            "isready" => s.out.say("readyok"),
             "ucinewgame" => {
                 if let Some(e) = s.engine.as_mut() {
                     e.new_game();
@@ -387,9 +408,9 @@ pub fn run(args: UciArgs) -> Result<(), VariantError> {
             "go" => s.go(&words),
             "stop" => s.stop.store(true, Ordering::Relaxed),
             "quit" => break,
-            _ => say(&format!("info string unknown command {cmd}")),
+            _ => s.out.say(&format!("info string unknown command {cmd}")),
         }
     }
-    s.halt(QUIT_PATIENCE, true);
-    Ok(())
+    s.halt(s.bounds.quit_patience, true);
+    Ok(s.job.is_none())
 }

@@ -1,6 +1,7 @@
 //! `menagerie xboard`: this engine speaking the XBoard / CECP protocol (version 2) for every
 //! game, with XBoard's coordinates and a `setup` command for boards other than 8x8 chess.
 
+use crate::session::{Bounds, Out};
 use crate::xboard_moves::{canonical_guesses, parse_xb_move, setup_line, xb_moves, Coords};
 use menagerie_core::{Color, MoveError, RuleOptions};
 use menagerie_play::clock::{self, TimeControl};
@@ -9,7 +10,7 @@ use menagerie_play::limits::{self, Kind};
 use menagerie_play::lines::{self, Line};
 use menagerie_variants::{find, registry, AnyGame, Limits, Score, Variant, VariantError};
 use std::collections::VecDeque;
-use std::io::Write;
+use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
@@ -43,12 +44,6 @@ pub fn feature_line() -> String {
 sigterm=0 ping=1 colors=0 analyze=1 playother=1 time=1 draw=0 reuse=1 smp=1 done=1",
         names.join(",")
     )
-}
-
-fn say(line: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{line}");
-    let _ = out.flush();
 }
 
 /// What the main loop waits for: a line from XBoard or a finished search.
@@ -111,6 +106,7 @@ fn showable_choice(
     engine: &mut Engine,
     game: &mut dyn AnyGame,
     best: Option<String>,
+    bounds: &Bounds,
 ) -> Option<String> {
     let table = xb_moves(game);
     let best = best?;
@@ -121,7 +117,10 @@ fn showable_choice(
     let mut choice: Option<(i64, String)> = None;
     // A quick look at each: a one-ply search while the second lasts, then the static
     // evaluation.
-    let deadline = std::time::Instant::now() + Duration::from_secs(1);
+    let look = bounds
+        .movetime
+        .map_or(Duration::from_secs(1), |t| t.min(Duration::from_secs(1)));
+    let deadline = std::time::Instant::now() + look;
     for canonical in table.values() {
         let mut probe = game.fork();
         if probe.push(canonical).is_err() {
@@ -132,12 +131,12 @@ fn showable_choice(
             Some(o) if o.winner.is_none() => 0,
             Some(_) => i64::MIN + 1,
             None if std::time::Instant::now() < deadline => {
-                let limits = Limits {
+                let limits = bounds.cap(Limits {
                     depth: Some(1),
                     nodes: Some(2_000),
                     movetime: None,
                     ..Limits::default()
-                };
+                });
                 let report = engine.search(probe.as_ref(), &limits, None, &mut |_| {});
                 -rank_score(report.info.score)
             }
@@ -172,6 +171,8 @@ struct Session {
     held: VecDeque<String>,
     /// Lines read while stopping a search, to handle afterwards.
     queued: VecDeque<String>,
+    out: Out,
+    bounds: Bounds,
 }
 
 impl Session {
@@ -192,7 +193,7 @@ impl Session {
                 g.as_ref(),
                 Some(Color::White),
             )?;
-            say(&setup_line(view.as_ref(), g.as_ref()));
+            self.out.say(&setup_line(view.as_ref(), g.as_ref()));
         }
         self.variant = variant;
         self.game = Some(g);
@@ -208,7 +209,7 @@ impl Session {
         while let Ok(ev) = rx.recv() {
             match ev {
                 Event::Line(l) => self.queued.push_back(l),
-                Event::Garbled => say(GARBLED),
+                Event::Garbled => self.out.say(GARBLED),
                 Event::Eof => self.queued.push_back("quit".into()),
                 Event::Searched {
                     id: got,
@@ -234,10 +235,10 @@ impl Session {
             self.game = Some(g);
             return Ok(());
         }
-        let mut limits = match purpose {
+        let mut limits = self.bounds.cap(match purpose {
             Purpose::Move => self.clock.limits(g.ply(), DEFAULT_MOVETIME),
             Purpose::Analyse => Limits::default(),
-        };
+        });
         limits.threads = self.cores;
         let mut engine = self.searcher.take().unwrap_or_default();
         let flag = Arc::new(AtomicBool::new(false));
@@ -246,10 +247,11 @@ impl Session {
         self.search = Some((id, purpose, flag.clone()));
         let tx = self.tx.clone();
         let post = self.post || purpose == Purpose::Analyse;
+        let (out, bounds) = (self.out.clone(), self.bounds.clone());
         std::thread::spawn(move || {
             let r = engine.search(g.as_ref(), &limits, Some(flag), &mut |it| {
                 if post {
-                    say(&format!(
+                    out.say(&format!(
                         "{} {} {} {} {}",
                         it.depth,
                         xb_score(it.score),
@@ -260,7 +262,7 @@ impl Session {
                 }
             });
             let best = match purpose {
-                Purpose::Move => showable_choice(&mut engine, g.as_mut(), r.best),
+                Purpose::Move => showable_choice(&mut engine, g.as_mut(), r.best, &bounds),
                 Purpose::Analyse => r.best,
             };
             let _ = tx.send(Event::Searched {
@@ -277,7 +279,7 @@ impl Session {
     fn report_end(&mut self) -> Result<bool, VariantError> {
         match self.game()?.outcome() {
             Some(o) => {
-                say(&format!("{} {{{o}}}", o.result()));
+                self.out.say(&format!("{} {{{o}}}", o.result()));
                 Ok(true)
             }
             None => Ok(false),
@@ -333,7 +335,8 @@ impl Session {
         match result {
             Ok(_) => Ok(true),
             Err(e) => {
-                say(&format!("Illegal move ({}): {text}", reason(&e)));
+                self.out
+                    .say(&format!("Illegal move ({}): {text}", reason(&e)));
                 Ok(false)
             }
         }
@@ -372,7 +375,7 @@ impl Session {
                 },
                 Purpose::Analyse => match cmd {
                     "ping" => {
-                        say(&format!("pong {}", arg(1)));
+                        self.out.say(&format!("pong {}", arg(1)));
                         return Ok(true);
                     }
                     // These neither read nor change the game: analysis goes on.
@@ -386,9 +389,9 @@ impl Session {
         match cmd {
             "xboard" | "accepted" | "rejected" | "random" | "hard" | "easy" | "computer"
             | "name" | "rating" | "ics" | "." | "otim" | "draw" | "hint" | "bk" => {}
-            "protover" => say(&feature_line()),
+            "protover" => self.out.say(&feature_line()),
             "quit" => return Ok(false),
-            "ping" => say(&format!("pong {}", arg(1))),
+            "ping" => self.out.say(&format!("pong {}", arg(1))),
             "new" => {
                 self.analysing = false;
                 self.force = false;
@@ -406,14 +409,16 @@ impl Session {
                 let id = if name == "normal" { "chess" } else { name };
                 match find(id) {
                     Ok(v) => self.start(v)?,
-                    Err(_) => say(&format!("Error (unknown variant): {name}")),
+                    Err(_) => self.out.say(&format!("Error (unknown variant): {name}")),
                 }
             }
             "setboard" => {
                 let fen = words[1..].join(" ");
                 match self.set_board(&fen) {
                     Ok(()) => {}
-                    Err(e) => say(&format!("tellusererror Illegal position: {e}")),
+                    Err(e) => self
+                        .out
+                        .say(&format!("tellusererror Illegal position: {e}")),
                 }
             }
             "force" => self.force = true,
@@ -445,7 +450,8 @@ impl Session {
                 let g = self.game()?;
                 for _ in 0..n {
                     if g.pop().is_none() {
-                        say(&format!("Error (command not legal now): {cmd}"));
+                        self.out
+                            .say(&format!("Error (command not legal now): {cmd}"));
                         break;
                     }
                 }
@@ -463,10 +469,12 @@ impl Session {
                 self.cores = Some(n.clamp(1, u64::from(menagerie_variants::MAX_THREADS)) as u32);
             }
             "sd" => {
-                self.clock.depth = arg(1)
-                    .parse::<u64>()
-                    .ok()
-                    .map(|d| limits::clamp(Kind::Depth, d) as u32)
+                let depth = arg(1).parse::<u64>().ok();
+                if depth.is_some_and(|d| !Kind::Depth.range().contains(&d)) {
+                    let why = limits::out_of_range(Kind::Depth, arg(1));
+                    self.out.say(&format!("Error ({why}): {line}"));
+                }
+                self.clock.depth = depth.map(|d| limits::clamp(Kind::Depth, d) as u32)
             }
             "level" => {
                 self.clock.moves_per_session = arg(1).parse().unwrap_or(0);
@@ -488,7 +496,7 @@ impl Session {
                 if parse_xb_move(g.geometry(), cmd).is_some() {
                     return self.command(&format!("usermove {cmd}"), rx);
                 }
-                say(&format!("Error (unknown command): {cmd}"));
+                self.out.say(&format!("Error (unknown command): {cmd}"));
             }
         }
         // Analysis mode resumes after any command that had to stop it.
@@ -543,7 +551,7 @@ impl Session {
                 .find(|(_, c)| *c == mv)
                 .map(|(x, _)| x);
             if g.push(&mv).is_ok() {
-                say(&format!("move {}", xb.unwrap_or(mv)));
+                self.out.say(&format!("move {}", xb.unwrap_or(mv)));
             }
         }
         let _ = self.report_end();
@@ -554,11 +562,28 @@ impl Session {
 pub fn run(args: XboardArgs) -> Result<(), VariantError> {
     let default = find(&args.variant)?;
     let options = RuleOptions::parse(&args.rules)?;
+    session(
+        default,
+        options,
+        std::io::BufReader::new(std::io::stdin()),
+        Out::stdout(),
+        Bounds::protocol(),
+    )
+}
+
+/// Runs the protocol loop over `input` until its end or `quit`, writing to `out`, every
+/// search within `bounds`; returns when the searches it started have ended.
+pub fn session(
+    default: Variant,
+    options: RuleOptions,
+    mut input: impl BufRead + Send + 'static,
+    out: Out,
+    bounds: Bounds,
+) -> Result<(), VariantError> {
     let game = default.open(None, &options)?;
     let (tx, rx) = channel();
     let reader = tx.clone();
     std::thread::spawn(move || {
-        let mut input = std::io::stdin().lock();
         loop {
             let event = match lines::next_line(&mut input) {
                 Ok(Line::Text(line)) => Event::Line(line),
@@ -589,6 +614,8 @@ pub fn run(args: XboardArgs) -> Result<(), VariantError> {
         tx,
         held: VecDeque::new(),
         queued: VecDeque::new(),
+        out,
+        bounds,
     };
     let mut eof = false;
     loop {
@@ -623,9 +650,9 @@ pub fn run(args: XboardArgs) -> Result<(), VariantError> {
                     break;
                 }
                 // A command that cannot be carried out is refused; the session goes on.
-                Err(e) => say(&format!("Error ({e}): {}", line.trim())),
+                Err(e) => s.out.say(&format!("Error ({e}): {}", line.trim())),
             },
-            Some(Event::Garbled) => say(GARBLED),
+            Some(Event::Garbled) => s.out.say(GARBLED),
             Some(Event::Searched {
                 id,
                 game,

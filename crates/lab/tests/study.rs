@@ -260,6 +260,7 @@ fn a_refused_engine_move_is_replaced_by_the_best_offered_one() {
         depth: Some(2),
         nodes: None,
         movetime: None,
+        ..menagerie_variants::Limits::default()
     });
     let (mv, fell_back) = run::choose(&mut engine, g.as_mut(), &eval).expect("a move");
     assert_eq!((mv.as_str(), fell_back), ("d8h4", false));

@@ -294,3 +294,21 @@ pub fn record(data: &[u8]) {
         assert!(!e.is_empty(), "an empty error for the record {text:?}");
     }
 }
+
+/// Fuzz target `uci`: byte 0 picks the variant, the rest is a UCI session (see
+/// [`crate::protocols::uci_session`]).
+pub fn uci(data: &[u8]) {
+    crate::protocols::uci_session(data);
+}
+
+/// Fuzz target `xboard`: byte 0 picks the variant, the rest is an XBoard session (see
+/// [`crate::protocols::xboard_session`]).
+pub fn xboard(data: &[u8]) {
+    crate::protocols::xboard_session(data);
+}
+
+/// Fuzz target `server`: a few HTTP requests to the whole router in-process (see
+/// [`crate::server`]).
+pub fn server(data: &[u8]) {
+    crate::server::requests(data);
+}

@@ -96,3 +96,18 @@ fn piece_tables() {
 fn records() {
     replay("record", checks::record, 2_000, Duration::from_secs(10));
 }
+
+#[test]
+fn uci_sessions() {
+    replay("uci", checks::uci, 150, Duration::from_secs(10));
+}
+
+#[test]
+fn xboard_sessions() {
+    replay("xboard", checks::xboard, 150, Duration::from_secs(10));
+}
+
+#[test]
+fn server_requests() {
+    replay("server", checks::server, 300, Duration::from_secs(10));
+}

@@ -66,6 +66,12 @@ fn setting() -> impl Strategy<Value = (&'static str, Vec<String>)> {
     (0..all.len()).prop_map(move |i| all[i].clone())
 }
 
+/// Every rule option set of Little Cheops Imperial.
+fn imperial_options() -> impl Strategy<Value = Vec<String>> {
+    let sets = api::option_sets("little-cheops-imperial");
+    (0..sets.len()).prop_map(move |i| sets[i].clone())
+}
+
 /// Squares listed in field `n` (0-based) of a position string, `-` being none.
 fn field_squares(fen: &str, n: usize) -> Vec<String> {
     match fen.split_whitespace().nth(n) {
@@ -129,12 +135,13 @@ proptest! {
         prop_assert_eq!(Some(game.perft(2)), api::with_typed(id, &fen, &opts, TypedPerft(2)), "{} at {}", id, fen);
     }
 
-    /// Imperial: no view string holds the opponent's sealed papers, and the turns a player
-    /// is offered from their view equal those offered from the umpire's position (R41).
+    /// Imperial, under each of its rule option sets: no view string holds the opponent's
+    /// sealed papers, and the turns a player is offered from their view equal those offered
+    /// from the umpire's position (R41).
     #[test]
-    fn imperial_views_keep_the_secret(seed in any::<u64>(), plies in 0usize..120) {
+    fn imperial_views_keep_the_secret(opts in imperial_options(), seed in any::<u64>(), plies in 0usize..120) {
         let id = "little-cheops-imperial";
-        let mut game = api::open(id, None, &[]).expect("start");
+        let mut game = api::open(id, None, &opts).expect("start");
         let mut rng = Rng::new(seed);
         for _ in 0..plies {
             let umpire = game.fen();
@@ -149,7 +156,7 @@ proptest! {
                     prop_assert!(own && papers.contains(&sq), "{:?}'s view {} of {} lists {}", player, view, umpire, sq);
                 }
                 if game.outcome().is_none() && game.turn() == player {
-                    let seen = api::open(id, Some(&view), &[]).expect("a view opens");
+                    let seen = api::open(id, Some(&view), &opts).expect("a view opens");
                     prop_assert_eq!(seen.legal_moves(), game.legal_moves(), "R41 at {} (view {})", umpire, view);
                 }
             }

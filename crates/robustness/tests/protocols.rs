@@ -1,6 +1,6 @@
 //! UCI and XBoard sessions of random command lines, driven through the `menagerie` binary
-//! (the protocol loops read standard input only, so there is no in-process loop to fuzz
-//! yet). Each session must end by itself at end of input, within its time, without a
+//! (the process as a GUI starts it: its exit, its signals; the loops themselves are also
+//! fuzzed in-process by the `uci` and `xboard` targets). Each session must end by itself at end of input, within its time, without a
 //! panic or a signal. Skipped, with a line on stderr, when the binary is not built (it is
 //! under `cargo test --workspace`). They take minutes, so they are `#[ignore]`d and CI runs them
 //! with `--ignored`. Random sessions with huge clock values found the overflows of issue 15

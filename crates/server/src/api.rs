@@ -297,7 +297,7 @@ pub async fn resign(
     let (me, h, token) = acting(&app, &headers, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
-    let o = games::external_outcome("resignation", Some(me.other()));
+    let o = games::external_outcome(live.game.as_ref(), "resignation", Some(me.other()));
     app.end(&h, &mut live, o, "resignation").await?;
     ok_state(&live, me, &token)
 }
@@ -312,7 +312,7 @@ pub async fn offer_draw(
     let mut live = h.live.lock().await;
     over(&live)?;
     if live.draw_offer == Some(me.other()) {
-        let o = games::external_outcome("agreement", None);
+        let o = games::external_outcome(live.game.as_ref(), "agreement", None);
         app.end(&h, &mut live, o, "agreement").await?;
         return ok_state(&live, me, &token);
     }
@@ -349,7 +349,7 @@ pub async fn accept_draw(
     let mut live = h.live.lock().await;
     over(&live)?;
     opponents_draw_offer(&live, me, "accept")?;
-    let o = games::external_outcome("agreement", None);
+    let o = games::external_outcome(live.game.as_ref(), "agreement", None);
     app.end(&h, &mut live, o, "agreement").await?;
     ok_state(&live, me, &token)
 }

@@ -167,7 +167,7 @@ impl Live {
                 if ev["by"].as_str() != Some("board") {
                     let code = ev["code"].as_str().unwrap_or("rule");
                     let winner = ev["winner"].as_str().and_then(parse_color);
-                    self.ended = Some(games::external_outcome(code, winner));
+                    self.ended = Some(games::external_outcome(self.game.as_ref(), code, winner));
                 }
                 self.draw_offer = None;
                 self.takeback_request = None;
@@ -539,7 +539,7 @@ impl App {
             .map_err(|e| ApiError::conflict(e.to_string()))?;
         let o = trial
             .outcome()
-            .unwrap_or_else(|| games::external_outcome("time-forfeit", Some(side.other())));
+            .unwrap_or_else(|| games::external_outcome(live.game.as_ref(), "time-forfeit", Some(side.other())));
         self.end(h, live, o, "time").await
     }
 

@@ -263,7 +263,7 @@ pub fn outcome_json(o: &Outcome) -> Value {
 }
 
 /// An ending from outside the board: `code` is `resignation`, `agreement`, `forfeit`, ...
-pub fn external_outcome(code: &str, winner: Option<Color>) -> Outcome {
+pub fn external_outcome(game: &dyn AnyGame, code: &str, winner: Option<Color>) -> Outcome {
     use menagerie_core::Termination;
     let t = match code {
         "resignation" => Termination::Resignation,
@@ -272,9 +272,16 @@ pub fn external_outcome(code: &str, winner: Option<Color>) -> Outcome {
         "time-forfeit" => Termination::TimeForfeit,
         other => Termination::from_code(other, other),
     };
-    match winner {
+    let o = match winner {
         Some(w) => Outcome::win(w, t),
         None => Outcome::draw(t),
+    };
+    // Ended through the library on a copy, so the game's own scoring table gives the points
+    // (Cypher: a resignation scores 4).
+    let mut trial = game.fork();
+    match trial.adjudicate(o.clone()) {
+        Ok(()) => trial.outcome().unwrap_or(o),
+        Err(_) => o,
     }
 }
 

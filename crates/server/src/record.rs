@@ -222,7 +222,7 @@ pub async fn import(
         };
         if let Some(w) = winner {
             let code = rec.tag("Termination").unwrap_or("adjudication");
-            let o = games::external_outcome(code, w);
+            let o = games::external_outcome(game.as_ref(), code, w);
             let mut end = games::outcome_json(&o);
             end["type"] = json!("end");
             end["by"] = json!("record");

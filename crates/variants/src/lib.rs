@@ -35,6 +35,24 @@ pub use engine::{Engine, Evaluation, SearchInfo, SearchReport, HASH_MB};
 pub use levels::{level_for_elo, level_for_skill, level_limits, MAX_LEVEL, MIN_LEVEL};
 pub use menagerie_engine::{LimitError, Limits, Score, Skill, MAX_MULTIPV, MAX_THREADS};
 
+/// The longest position string any game reads, in bytes (the longest a game writes is
+/// under 1,000): a longer one is refused before it is parsed (docs/limits.md).
+pub const MAX_POSITION_BYTES: usize = 4096;
+
+/// The largest piece table (`--pieces`) read, in bytes (the built-in one is under 3,000).
+pub const MAX_PIECE_TABLE_BYTES: usize = 64 * 1024;
+
+/// A piece table's text, refused when longer than [`MAX_PIECE_TABLE_BYTES`].
+fn bounded_table(text: &str) -> Result<&str, VariantError> {
+    if text.len() > MAX_PIECE_TABLE_BYTES {
+        return Err(VariantError::Other(format!(
+            "the piece table is {} bytes long; a piece table is at most {MAX_PIECE_TABLE_BYTES} bytes",
+            text.len()
+        )));
+    }
+    Ok(text)
+}
+
 /// Anything that can go wrong opening or driving a game from text.
 #[derive(Debug, Error)]
 pub enum VariantError {
@@ -372,7 +390,14 @@ impl Variant {
         options: &RuleOptions,
     ) -> Result<Box<dyn AnyGame>, VariantError> {
         options.validate(self.options)?;
-        (self.opener)(fen.unwrap_or(self.start_fen), options)
+        let fen = fen.unwrap_or(self.start_fen);
+        if fen.len() > MAX_POSITION_BYTES {
+            return Err(VariantError::Other(format!(
+                "the position string is {} bytes long; a position string is at most {MAX_POSITION_BYTES} bytes",
+                fen.len()
+            )));
+        }
+        (self.opener)(fen, options)
     }
 
     /// The game's own evaluation, for players that score positions without searching.
@@ -396,7 +421,8 @@ impl Variant {
             )));
         };
         let table = Arc::new(
-            menagerie_cheops::load_pieces(text).map_err(|e| VariantError::Other(e.to_string()))?,
+            menagerie_cheops::load_pieces(bounded_table(text)?)
+                .map_err(|e| VariantError::Other(e.to_string()))?,
         );
         Ok(Variant {
             opener: Arc::new(move |fen: &str, options: &RuleOptions| {
@@ -452,9 +478,8 @@ pub fn piece_help(variant: &str, text: Option<&str>) -> Result<Option<Vec<String
         return Ok(None);
     }
     let table = match text {
-        Some(t) => {
-            menagerie_cheops::load_pieces(t).map_err(|e| VariantError::Other(e.to_string()))?
-        }
+        Some(t) => menagerie_cheops::load_pieces(bounded_table(t)?)
+            .map_err(|e| VariantError::Other(e.to_string()))?,
         None => menagerie_cheops::default_pieces(),
     };
     Ok(Some(menagerie_cheops::piece_help(&table)))
@@ -482,6 +507,28 @@ mod tests {
         assert_eq!(g.pop().as_deref(), Some("e2e4"));
         assert_eq!(g.perft(3), 8902);
         assert!(matches!(find("nope"), Err(VariantError::Unknown(_))));
+        // Inputs longer than their limits are refused before they are read (docs/limits.md).
+        let chess = find("chess").unwrap();
+        let long = format!("{} {}", chess.start_fen, " ".repeat(MAX_POSITION_BYTES));
+        assert_eq!(
+            chess
+                .open(Some(&long), &RuleOptions::new())
+                .err()
+                .map(|e| e.to_string()),
+            Some(format!(
+                "the position string is {} bytes long; a position string is at most 4096 bytes",
+                long.len()
+            ))
+        );
+        let table = "#".repeat(MAX_PIECE_TABLE_BYTES + 1);
+        let cheops = find("little-cheops").unwrap();
+        assert_eq!(
+            cheops.with_pieces(&table).err().map(|e| e.to_string()),
+            Some(
+                "the piece table is 65537 bytes long; a piece table is at most 65536 bytes".into()
+            )
+        );
+        assert!(piece_help("little-cheops", Some(&table)).is_err());
         let bad = RuleOptions::parse(&["x=y"]).unwrap();
         assert!(matches!(chess.open(None, &bad), Err(VariantError::Rule(_))));
         assert!(g.diagram(Some("e4")).is_err());
