@@ -386,14 +386,19 @@ pub fn session(
                     s.variant.id,
                     ids.join(" var ")
                 ));
-                s.out.say("option name Hash type spin default 16 min 1 max 16");
-                s.out.say("option name Threads type spin default 1 min 1 max 64");
-                s.out.say("option name MultiPV type spin default 1 min 1 max 64");
-                s.out.say("option name UCI_LimitStrength type check default false");
+                s.out
+                    .say("option name Hash type spin default 16 min 1 max 16");
+                s.out
+                    .say("option name Threads type spin default 1 min 1 max 64");
+                s.out
+                    .say("option name MultiPV type spin default 1 min 1 max 64");
+                s.out
+                    .say("option name UCI_LimitStrength type check default false");
                 s.out.say(&format!(
                     "option name UCI_Elo type spin default {ELO_MAX} min {ELO_MIN} max {ELO_MAX}"
                 ));
-                s.out.say("option name Skill Level type spin default 20 min 0 max 20");
+                s.out
+                    .say("option name Skill Level type spin default 20 min 0 max 20");
                 s.out.say("option name Clear Hash type button");
                 s.out.say("uciok");
             }

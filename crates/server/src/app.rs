@@ -537,9 +537,9 @@ impl App {
         trial
             .forfeit_on_time(side)
             .map_err(|e| ApiError::conflict(e.to_string()))?;
-        let o = trial
-            .outcome()
-            .unwrap_or_else(|| games::external_outcome(live.game.as_ref(), "time-forfeit", Some(side.other())));
+        let o = trial.outcome().unwrap_or_else(|| {
+            games::external_outcome(live.game.as_ref(), "time-forfeit", Some(side.other()))
+        });
         self.end(h, live, o, "time").await
     }
 
