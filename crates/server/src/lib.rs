@@ -51,6 +51,9 @@ pub struct ServeArgs {
     /// How many engine searches may run at once (default: the number of cores).
     #[arg(long)]
     pub engine_threads: Option<usize>,
+    /// How many games one address may create in a minute (docs/api.md, Limits).
+    #[arg(long, default_value_t = 30)]
+    pub games_per_minute: usize,
 }
 
 impl ServeArgs {
@@ -160,6 +163,9 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
         .await
         .map_err(|e| format!("the variants failed to start: {e}"))?;
     let app = app::App::new(store, threads);
+    app.limits
+        .games_per_minute
+        .store(args.games_per_minute, std::sync::atomic::Ordering::Relaxed);
     if let Some(mut listener) = app.store.listener().await? {
         let app2 = app.clone();
         tokio::spawn(async move {

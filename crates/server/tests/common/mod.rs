@@ -24,6 +24,7 @@ pub async fn start() -> Server {
         database: None,
         data: dir.path().join("data"),
         engine_threads: Some(1),
+        games_per_minute: 30,
     };
     let running = menagerie_server::start(&args)
         .await
@@ -48,6 +49,7 @@ pub async fn start_in(data: &std::path::Path) -> Server {
         database: None,
         data: data.to_path_buf(),
         engine_threads: Some(1),
+        games_per_minute: 30,
     };
     let running = menagerie_server::start(&args)
         .await
@@ -69,6 +71,7 @@ pub async fn start_with_app() -> (Server, std::sync::Arc<menagerie_server::app::
         database: None,
         data: dir.path().join("data"),
         engine_threads: Some(1),
+        games_per_minute: 30,
     };
     let running = menagerie_server::start(&args)
         .await
