@@ -870,13 +870,16 @@ pub async fn websocket(
     State(app): AppState,
     ClientIp(ip): ClientIp,
     Path(id): Path<String>,
-    Query(q): Query<SinceQuery>,
+    q: Result<Query<SinceQuery>, axum::extract::rejection::QueryRejection>,
     headers: HeaderMap,
     ws: Result<
         axum::extract::ws::WebSocketUpgrade,
         axum::extract::ws::rejection::WebSocketUpgradeRejection,
     >,
 ) -> Result<Response, ApiError> {
+    let Query(q) = q.map_err(|_| {
+        ApiError::bad("since is the last version the client saw, a whole number from 0")
+    })?;
     let viewer = viewer_of(&app, &headers, &id).await?;
     let h = app.handle(&id).await?;
     let ws =

@@ -660,3 +660,20 @@ async fn analysis_gives_several_lines_with_multipv() {
     assert_eq!(st, 400, "{v}");
     assert_eq!(v["error"], "multipv is from 1 to 8 lines");
 }
+
+/// Found by the server fuzz target: a `since` that is no number got axum's plain-text 400.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_websocket_since_that_is_no_number_gets_a_json_sentence() {
+    let s = start().await;
+    let g = s.create(json!({"variant": "chess"})).await;
+    for since in ["-0/01", "abc", "1.5"] {
+        let (st, v) = s
+            .get(&format!("/api/games/{}/ws?since={since}", g.id), None)
+            .await;
+        assert_eq!(st, 400, "{since}");
+        assert_eq!(
+            v["error"],
+            "since is the last version the client saw, a whole number from 0"
+        );
+    }
+}

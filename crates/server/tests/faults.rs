@@ -251,7 +251,7 @@ async fn postgres_restarted_under_two_processes_listeners_reconnect_and_clients_
         expected.push(wm);
         // A's listener reconnected: Black, connected to A all along, sees White's turn.
         let mut got = Vec::new();
-        while got.len() < 1 {
+        while got.is_empty() {
             let m = next(&mut black_on_a, 10_000)
                 .await
                 .unwrap_or_else(|| panic!("round {round}: A never announced {wm} made through B"));
