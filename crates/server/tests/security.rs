@@ -139,7 +139,8 @@ async fn every_endpoint_with_every_wrong_token_headers_and_no_token_in_logs() {
             );
         }
     }
-    // The other seat (Black, while White is to move), and White where nothing is pending.
+    // The other seat (Black, while White is to move; claims are not bound to the turn, but
+    // chess offers none), and White where nothing is pending.
     let seat_cases = [
         (
             &b,
@@ -152,8 +153,8 @@ async fn every_endpoint_with_every_wrong_token_headers_and_no_token_in_logs() {
             &b,
             "claim",
             json!({"claim": "fifty-moves"}),
-            409,
-            "a claim is made on your own turn",
+            400,
+            "'fifty-moves' cannot be claimed: the rules offer you no claim now",
         ),
         (
             &w,
