@@ -1791,7 +1791,7 @@ fn fast_legality_matches_playing_every_move() {
             .map(|(_, o)| o.to_string())
             .collect();
             let options = RuleOptions::parse(&chosen).unwrap();
-            let mut rng = Rng(0x51_7cc1_b727_220a ^ (opts as u64 + 1) * 0x9e37 ^ imp as u64);
+            let mut rng = Rng(0x51_7cc1_b727_220a ^ ((opts as u64 + 1) * 0x9e37) ^ imp as u64);
             let mut positions = 0;
             let mut tried = 0;
             while positions < 120 && tried < 20_000 {

@@ -269,7 +269,7 @@ async fn every_endpoint_with_every_wrong_token_headers_and_no_token_in_logs() {
     );
     assert_eq!(a.header("location"), format!("/game/{id}"));
     assert_eq!(a.header("cache-control"), "no-store");
-    for bad in [unknown.clone(), "x".repeat(200), format!("{id}")] {
+    for bad in [unknown.clone(), "x".repeat(200), id.to_string()] {
         let a = s
             .req("GET", &format!("/play/{bad}"), &Auth::None, None)
             .await;
