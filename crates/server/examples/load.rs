@@ -185,6 +185,8 @@ fn spawn_server(database: &str) -> Result<Server, String> {
     let me = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut child = Command::new(me)
         .args(["--serve", "--port", "0", "--engine-threads", "1"])
+        // Every simulated player comes from this one address.
+        .args(["--games-per-minute", "1000000", "--open-games", "1000000"])
         .args(["--database", database])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

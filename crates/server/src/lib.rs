@@ -54,6 +54,9 @@ pub struct ServeArgs {
     /// How many games one address may create in a minute (docs/api.md, Limits).
     #[arg(long, default_value_t = 30)]
     pub games_per_minute: usize,
+    /// How many unfinished games one address may hold (docs/api.md, Limits).
+    #[arg(long, default_value_t = 100)]
+    pub open_games: usize,
 }
 
 impl ServeArgs {
@@ -90,6 +93,8 @@ pub fn router(app: Arc<app::App>) -> Router {
         .route("/api/games/{id}/ws", get(api::websocket))
         .route("/api/analysis", post(api::analysis))
         .route("/api/rules/{variant}", get(api::rules_text))
+        .route("/api", any(api::api_not_found))
+        .route("/api/", any(api::api_not_found))
         .route("/api/{*rest}", any(api::api_not_found))
         .route("/play/{token}", get(api::seat_link))
         .route("/", get(pages::home))
@@ -166,6 +171,9 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
     app.limits
         .games_per_minute
         .store(args.games_per_minute, std::sync::atomic::Ordering::Relaxed);
+    app.limits
+        .open_games
+        .store(args.open_games, std::sync::atomic::Ordering::Relaxed);
     if let Some(mut listener) = app.store.listener().await? {
         let app2 = app.clone();
         tokio::spawn(async move {

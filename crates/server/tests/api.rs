@@ -677,3 +677,17 @@ async fn a_websocket_since_that_is_no_number_gets_a_json_sentence() {
         );
     }
 }
+
+/// Found by the server fuzz target: `/api/` itself answered an empty 404.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_unknown_api_path_gets_a_json_sentence() {
+    let s = start().await;
+    for path in ["/api", "/api/", "/api/nothing", "/api/games/x/y/z"] {
+        let (st, v) = s.get(path, None).await;
+        assert_eq!(st, 404, "{path}");
+        assert!(
+            v["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{path}: {v}"
+        );
+    }
+}

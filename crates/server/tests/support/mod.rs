@@ -53,6 +53,11 @@ pub fn spawn(database: &str, env: &[(&str, &str)]) -> Proc {
         database,
         "--engine-threads",
         "1",
+        // Soaks create hundreds of games from one address; the limits have their own tests.
+        "--games-per-minute",
+        "1000000",
+        "--open-games",
+        "1000000",
     ])
     .stdout(Stdio::piped())
     .stderr(Stdio::piped());
