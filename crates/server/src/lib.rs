@@ -111,9 +111,11 @@ pub fn router(app: Arc<app::App>) -> Router {
     layers(api)
 }
 
-/// The layers around every route: a caught panic answers 500 in JSON; security headers.
+/// The layers around every route: a caught panic answers 500 in JSON; an API error the
+/// framework wrote in plain text becomes a JSON sentence; security headers.
 fn layers(routes: Router) -> Router {
     routes
+        .layer(axum::middleware::from_fn(json_errors))
         .layer(CatchPanicLayer::custom(panic_response))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
@@ -131,6 +133,36 @@ fn layers(routes: Router) -> Router {
             header::X_FRAME_OPTIONS,
             HeaderValue::from_static("DENY"),
         ))
+}
+
+/// Rewrites an `/api/` error answered in plain text (the framework's own rejections, such as
+/// a path that is not UTF-8 once decoded) as `{"error": SENTENCE}` with the same status.
+async fn json_errors(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let api = request.uri().path().starts_with("/api");
+    let response = next.run(request).await;
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !api || json || !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let body = axum::body::to_bytes(response.into_body(), 4096)
+        .await
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&body);
+    let text = text.trim();
+    let sentence = if text.is_empty() {
+        format!(
+            "the request was refused: {}",
+            status.canonical_reason().unwrap_or("an error")
+        )
+    } else {
+        format!("the request was refused: {text}")
+    };
+    app::ApiError::new(status.as_u16(), sentence).into_response()
 }
 
 async fn method_not_allowed() -> app::ApiError {

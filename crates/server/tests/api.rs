@@ -691,3 +691,23 @@ async fn every_unknown_api_path_gets_a_json_sentence() {
         );
     }
 }
+
+/// A path that is no UTF-8 once decoded (found by the server fuzz target) is refused with a
+/// JSON sentence, as every other API error is.
+#[tokio::test]
+async fn a_path_that_is_not_utf8_gets_a_json_sentence() {
+    let s = start().await;
+    for (path, name) in [
+        ("/api/games/%bdgcdarbzb9c", "id"),
+        ("/api/games/%ff/record", "id"),
+        ("/api/rules/%c3", "variant"),
+    ] {
+        let (st, v) = s.get(path, None).await;
+        assert_eq!(st, 400, "{path}: {v}");
+        assert_eq!(
+            v["error"],
+            format!("the request was refused: Invalid URL: Invalid UTF-8 in `{name}`"),
+            "{path}"
+        );
+    }
+}
