@@ -83,6 +83,8 @@ pub(crate) struct Safety {
     pub collusion: bool,
     /// Whether the side to move is in check now.
     pub in_check: bool,
+    /// Whether a King's step onto a Court square is taken without playing it.
+    court_step: bool,
     /// Whether turns that cannot touch the King's safety are taken without playing them.
     quick: bool,
     /// The mover's men standing first on a line from his King with an enemy line piece
@@ -96,6 +98,13 @@ impl Safety {
     #[inline(always)]
     pub fn sure(self, from: usize) -> bool {
         self.quick && self.lines >> from & 1 == 0
+    }
+
+    /// Whether a King's step onto a Court square is surely legal without playing it, even in
+    /// check: a Court King is never in check (4.3); only `self-flip=illegal` asks more.
+    #[inline(always)]
+    pub fn sure_king_in_court(self) -> bool {
+        self.court_step
     }
 }
 
@@ -146,6 +155,12 @@ impl CypherPosition {
     /// The man on `sq`, if any.
     pub fn man_at(&self, sq: usize) -> Option<(Color, Kind)> {
         (sq < SQUARES).then(|| self.board.kind_at(sq)).flatten()
+    }
+
+    /// The squares of `color`'s men of `kind` as a bitboard: bit `rank * 10 + file`.
+    #[inline]
+    pub fn men(&self, color: Color, kind: Kind) -> u128 {
+        self.board.pieces(color, kind)
     }
 
     /// The sector of square index `sq` (`rank * 10 + file`).
@@ -229,6 +244,7 @@ impl CypherPosition {
         let mut safety = Safety {
             collusion,
             in_check,
+            court_step: quick && !self.rules.self_flip_illegal,
             quick: false,
             lines: 0,
         };
@@ -358,7 +374,7 @@ impl CypherPosition {
                         out.push(CypherMove::normal(from as u8, to as u8));
                     }
                 }
-                Kind::King => self.king_moves(from, sector, collusion, out),
+                Kind::King => self.king_moves(from, sector, sf, out),
                 Kind::Spy => self.spy_moves(from, sector, sf, out),
             }
         }
