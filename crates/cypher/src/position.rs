@@ -140,7 +140,9 @@ pub(crate) fn bits(mut b: u128) -> impl Iterator<Item = usize> {
     })
 }
 
-fn zobrist() -> &'static [u64] {
+/// The position keys: one per man code and square, then the state fields'.
+#[inline(always)]
+pub(crate) fn zobrist() -> &'static [u64] {
     static KEYS: OnceLock<Vec<u64>> = OnceLock::new();
     KEYS.get_or_init(|| KeyGen::new(0xC1FE_C4E5_5000_0001).keys(16 * SQUARES + 200))
 }
@@ -474,10 +476,8 @@ impl CypherPosition {
     /// The repetition key: board, side, re-take, infiltration, check counts and pools (R21).
     pub(crate) fn hash_key(&self) -> u64 {
         let keys = zobrist();
-        let mut h = 0u64;
-        for sq in bits(self.board.occupied()) {
-            h ^= keys[self.board.mailbox[sq] as usize * SQUARES + sq];
-        }
+        debug_assert_eq!(self.board.hash, self.board.hash_from_scratch());
+        let mut h = self.board.hash;
         let base = 16 * SQUARES;
         if self.turn == Color::Black {
             h ^= keys[base];
