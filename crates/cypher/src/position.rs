@@ -330,13 +330,23 @@ impl CypherPosition {
             let sector = t.sector[from];
             match kind {
                 Kind::Pawn => {
+                    // Off the coup rank, a sure pawn's turns need no call (see `safety`).
+                    let sure =
+                        sf.sure(from) && (from as isize + forward) as usize / 10 != last_rank;
+                    let mut pawn_move = |to: usize| {
+                        if sure {
+                            out.push(CypherMove::normal(from as u8, to as u8));
+                        } else {
+                            self.pawn_move(from, to, last_rank, sf, out);
+                        }
+                    };
                     let one = (from as isize + forward) as usize;
                     if empty >> one & 1 != 0 && t.court >> one & 1 == 0 {
-                        self.pawn_move(from, one, last_rank, sf, out);
+                        pawn_move(one);
                         if from / 10 == start_rank {
                             let two = (one as isize + forward) as usize;
                             if empty >> two & 1 != 0 {
-                                self.pawn_move(from, two, last_rank, sf, out);
+                                pawn_move(two);
                             }
                         }
                     }
@@ -345,7 +355,7 @@ impl CypherPosition {
                         & !(b.by_kind[Kind::King as usize] | b.by_kind[Kind::Spy as usize])
                         & !t.court;
                     for to in bits(caps) {
-                        self.pawn_move(from, to, last_rank, sf, out);
+                        pawn_move(to);
                     }
                 }
                 Kind::Knight | Kind::Bishop | Kind::Rook | Kind::Queen => {

@@ -144,10 +144,12 @@ impl CypherEval {
 
     /// The material of `color` (the men's values, read from the bitboards).
     fn material_of(&self, pos: &CypherPosition, color: Color) -> i32 {
+        // Counted man by man: few men of a kind, and popcount has no instruction on the
+        // baseline target.
         VALUED
             .iter()
             .zip(self.values)
-            .map(|(&k, v)| v * pos.men(color, k).count_ones() as i32)
+            .map(|(&k, v)| v * squares(pos.men(color, k)).count() as i32)
             .sum()
     }
 
@@ -170,8 +172,13 @@ impl CypherEval {
             let majors = VALUED[1..]
                 .iter()
                 .fold(0u128, |m, &k| m | pos.men(color, k));
-            score[side] += self.court * (majors & COURT).count_ones() as i32
-                + self.border * (majors & BORDER).count_ones() as i32;
+            for s in squares(majors & (COURT | BORDER)) {
+                score[side] += if COURT >> s & 1 != 0 {
+                    self.court
+                } else {
+                    self.border
+                };
+            }
             if pos.men(color, Kind::King) & COURT != 0 {
                 score[side] += self.king_court;
             }
