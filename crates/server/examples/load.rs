@@ -187,6 +187,7 @@ fn spawn_server(database: &str) -> Result<Server, String> {
         .args(["--serve", "--port", "0", "--engine-threads", "1"])
         // Every simulated player comes from this one address.
         .args(["--games-per-minute", "1000000", "--open-games", "1000000"])
+        .args(["--sockets-per-address", "1000000"])
         .args(["--database", database])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

@@ -57,6 +57,9 @@ pub struct ServeArgs {
     /// How many unfinished games one address may hold (docs/api.md, Limits).
     #[arg(long, default_value_t = 100)]
     pub open_games: usize,
+    /// How many websockets one address may hold open at once (docs/api.md, Limits).
+    #[arg(long, default_value_t = 64)]
+    pub sockets_per_address: usize,
 }
 
 impl ServeArgs {
@@ -174,6 +177,10 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
     app.limits
         .open_games
         .store(args.open_games, std::sync::atomic::Ordering::Relaxed);
+    app.limits.sockets_per_ip.store(
+        args.sockets_per_address,
+        std::sync::atomic::Ordering::Relaxed,
+    );
     if let Some(mut listener) = app.store.listener().await? {
         let app2 = app.clone();
         tokio::spawn(async move {
@@ -202,9 +209,11 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
     let router = router(app.clone());
     let sweeper = Arc::downgrade(&app);
     tokio::spawn(async move {
-        // Now and then: games nobody watches leave memory (the database keeps them).
+        // Every few seconds: finished games and games nobody watches leave memory (the
+        // database keeps them). Often, because a busy server finishes hundreds of games a
+        // minute and each holds its whole history.
         loop {
-            tokio::time::sleep(std::time::Duration::from_secs(60)).await;
+            tokio::time::sleep(std::time::Duration::from_secs(5)).await;
             let Some(app) = sweeper.upgrade() else { return };
             app.evict_idle(app::IDLE_EVICTION);
             app.limits.sweep();

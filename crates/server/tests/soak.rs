@@ -144,12 +144,31 @@ async fn slow_spectator(sh: Arc<Shared>, id: String, final_version: Arc<AtomicI6
         if fin >= 0 && seen >= fin {
             return;
         }
-        let got = tokio::time::timeout(
-            Duration::from_secs(20),
-            futures_util::StreamExt::next(&mut ws),
-        )
-        .await;
-        let m: Value = match got {
+        // Wait in short steps: the client may finish its game (and publish the final
+        // version) while this spectator, already caught up, waits for an event that never
+        // comes.
+        let mut got = None;
+        for _ in 0..40 {
+            match tokio::time::timeout(
+                Duration::from_millis(500),
+                futures_util::StreamExt::next(&mut ws),
+            )
+            .await
+            {
+                Ok(m) => {
+                    got = Some(Ok(m));
+                    break;
+                }
+                Err(e) => {
+                    let fin = final_version.load(Relaxed);
+                    if fin >= 0 && seen >= fin {
+                        return;
+                    }
+                    got = Some(Err(e));
+                }
+            }
+        }
+        let m: Value = match got.expect("at least one wait") {
             Ok(Some(Ok(tokio_tungstenite::tungstenite::Message::Text(t)))) => {
                 serde_json::from_str(&t).expect("JSON")
             }
@@ -254,6 +273,9 @@ async fn reconcile(
     Ok(())
 }
 
+/// A game's client resigns after this many turns.
+const RESIGN_AFTER: usize = 120;
+
 /// One step of a game's client. Returns `Ok(false)` when the game is over.
 async fn step(
     c: &reqwest::Client,
@@ -276,6 +298,32 @@ async fn step(
     assert_eq!(state["turn"], if mover == 0 { "white" } else { "black" });
     if !state["outcome"].is_null() {
         return Ok(false);
+    }
+    if t.acked.len() >= RESIGN_AFTER {
+        // Games come and go, as on a real server: the set of games in play stays about the
+        // same size, so the server's memory must stay flat.
+        let (st, v) = call(
+            c,
+            "POST",
+            &format!("{url}/resign"),
+            Some(&t.tokens[mover]),
+            None,
+        )
+        .await
+        .map_err(|_| Down)?;
+        match st {
+            200 => {
+                t.version = v["version"].as_i64().expect("a version");
+                assert!(!v["outcome"].is_null(), "game {}: resigned yet {v}", t.id);
+                w.until(t.version, t, sh).await?;
+                return Ok(false);
+            }
+            503 => {
+                sh.stats.refused_503.fetch_add(1, Relaxed);
+                return Ok(true);
+            }
+            _ => panic!("game {}: resign answered {st} {v}", t.id),
+        }
     }
     let legal = state["legal"].as_array().expect("legal turns");
     let mv = url + "/move";

@@ -431,6 +431,7 @@ const KINDS = [
   ['appointment', 'little-cheops-imperial', 'k12/13/2c1c8/3K9/2t1t8/13/5n7/13/6CC5/13/13/13/13 w d10:w@d10 - 0 1 -', 'appoint:h5'],
   ['hop-chain', 'little-cheops-imperial', 'k12/13/13/13/13/13/5P7/4P1P6/4CP7/13/13/13/K12 w - e5 0 1 -', 'e5:e7:g7'],
   ['arrest', 'little-cheops-imperial', 'k12/13/2c1c8/3K9/2t1t8/13/5n7/9b3/6CC5/13/13/13/13 w d10:w@d10 - 0 1 g5', 'g5:i5:k7@d11'],
+  ['inspection', 'little-cheops-imperial', 'k11q/13/13/13/13/13/13/13/13/13/13/1c11/K5Q6 w - - 0 1 -', 'inspect:b2'],
   ['hall-promotion', 'little-cheops-imperial', '12k/13/13/13/13/13/13/13/2C1C8/2PK9/2T1M8/13/13 w d4:w@d4+c4 - 0 1', 'c4=D'],
   ['infiltration', 'cypher', '2s1k5/8r1/3b1qn3/5p4/1p1p3p2/10/2P3K1S1/1PQ1N2PP1/3B4R1/10/10 w - Ii 0+0 0/0 3 31', 'f4-e5*b3-d0'],
   ['release', 'cypher', '10/2nk6/10/1B2p2n2/2r1P2P2/1PpPSp1pP1/1b8/5b4/3s6/7q2/1N1K6 w - Ii 0+0 3/4 0 59', 'P@f5'],
@@ -438,7 +439,7 @@ const KINDS = [
   ['combined-move', 'cypher', '4k5/2rn3r2/5qb3/1pp2ppn2/3ps2p2/1Pp1PPpPQ1/10/1P3P4/1B3KBR2/S1bN2N3/10 w - Ii 0+0 2/0 0 21', 'z1-a1/c1-a0'],
 ];
 
-test('every kind of turn is entered by pointing (promotion, abdication, appointment, hop chain, arrest, hall promotion, infiltration, release, coup, combined move)', async () => {
+test('every kind of turn is entered by pointing (promotion, abdication, appointment, hop chain, arrest, inspection, hall promotion, infiltration, release, coup, combined move)', async () => {
   const page = await newPage(browser);
   for (const [kind, variant, fen, canonical] of KINDS) {
     const g = await create({ variant, fen, white: 'human', black: 'human' });

@@ -16,7 +16,7 @@ export const BIN = process.env.MENAGERIE_BIN || path.join(ROOT, 'target/release/
 /** Starts the server (on `port`, with the database in `data`, kept on stop if `keep`); resolves to `{ url, data, stop() }`. */
 export function startServer({ port = 0, data = null, keep = false, proxy: useProxy = true } = {}) {
   if (!data) data = fs.mkdtempSync(path.join(os.tmpdir(), 'menagerie-browser-'));
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--data', data, '--games-per-minute', '1000', '--open-games', '100000'];
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--data', data, '--games-per-minute', '1000', '--open-games', '100000', '--sockets-per-address', '100000'];
   // `menagerie serve ...`, or the server crate's own binary `menagerie-server ...`
   if (!path.basename(BIN).startsWith('menagerie-server')) args.unshift('serve');
   const child = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -25,6 +25,8 @@ pub async fn start() -> Server {
         data: dir.path().join("data"),
         engine_threads: Some(1),
         games_per_minute: 30,
+        open_games: 100,
+        sockets_per_address: 64,
     };
     let running = menagerie_server::start(&args)
         .await
@@ -50,6 +52,8 @@ pub async fn start_in(data: &std::path::Path) -> Server {
         data: data.to_path_buf(),
         engine_threads: Some(1),
         games_per_minute: 30,
+        open_games: 100,
+        sockets_per_address: 64,
     };
     let running = menagerie_server::start(&args)
         .await
@@ -72,6 +76,8 @@ pub async fn start_with_app() -> (Server, std::sync::Arc<menagerie_server::app::
         data: dir.path().join("data"),
         engine_threads: Some(1),
         games_per_minute: 30,
+        open_games: 100,
+        sockets_per_address: 64,
     };
     let running = menagerie_server::start(&args)
         .await

@@ -58,6 +58,8 @@ pub fn spawn(database: &str, env: &[(&str, &str)]) -> Proc {
         "1000000",
         "--open-games",
         "1000000",
+        "--sockets-per-address",
+        "1000000",
     ])
     .stdout(Stdio::piped())
     .stderr(Stdio::piped());
