@@ -6,9 +6,13 @@
 //!
 //! Squares are indices `rank * 10 + file` (z0 = 0, i10 = 109); men are stored as a mailbox
 //! plus `u128` bitboards (110 squares fit), with per-square tables built from the Geometry.
-//! Legality is decided by copy-make: each candidate turn is applied to a copy of the board
-//! and the mover's King tested for check (sectors, transparency and collusion make pins
-//! too irregular to precompute); perft counts the last ply without playing it.
+//! Legality is decided by copy-make where it can matter: a candidate turn is applied to a
+//! copy of the board and the mover's King tested for check (sectors, transparency and
+//! collusion make pins too irregular to precompute). Out of check, a turn that cannot touch
+//! the King's safety (not the King, no coup or infiltration, not the man first on a line from
+//! the King with an enemy line piece beyond it; a Spy's move never) is taken without the copy
+//! (`CypherPosition::safety`; `legal_with` gives both lists, and a test compares them).
+//! Perft counts the last ply without playing it.
 //!
 //! Readings where the rulebook leaves a detail open (all its worked cases and perft rows
 //! hold under them):

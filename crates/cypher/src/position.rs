@@ -140,7 +140,7 @@ pub(crate) fn bits(mut b: u128) -> impl Iterator<Item = usize> {
     })
 }
 
-/// The position keys: one per man code and square, then the state fields'.
+/// The position keys: one per man code and square, then the state fields.
 #[inline(always)]
 pub(crate) fn zobrist() -> &'static [u64] {
     static KEYS: OnceLock<Vec<u64>> = OnceLock::new();
