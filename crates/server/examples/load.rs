@@ -4,8 +4,10 @@
 //!
 //! `cargo run --release -p menagerie-server --example load -- [GAMES] [PLIES] [DATABASE] [THINK_MS]`
 //! (defaults: 500 games, 40 plies, a temporary SQLite file, no thinking time; DATABASE may be
-//! `postgres://...`, or `sqlite` for the temporary file; THINK_MS makes each player wait that
-//! long before each of its turns, like a person, instead of answering at once).
+//! `postgres://...`, or `sqlite` for the temporary file; THINK_MS makes each player wait about
+//! that long before each of its turns, like a person, instead of answering at once: each wait
+//! drawn from [THINK/2, 3*THINK/2), the games' starts spread over THINK, so that GAMES/THINK
+//! turns a second arrive steadily rather than in bursts).
 //!
 //! Prints turns per second; the p50/p99/max latency of a turn from the start of its POST to
 //! the opponent's websocket event; the server's resident memory at start, at its peak and at
@@ -74,6 +76,14 @@ async fn game(
     plies: usize,
     think: Duration,
 ) -> Result<Played, String> {
+    if !think.is_zero() {
+        // Games start spread over one thinking time, as on a server that has been up a while.
+        let ms = think.as_millis() as u64;
+        tokio::time::sleep(Duration::from_millis(
+            seed.wrapping_mul(2654435761) % ms.max(1),
+        ))
+        .await;
+    }
     let v: Value = c
         .post(format!("http://{addr}/api/games"))
         .json(&json!({"variant": "chess"}))
@@ -121,7 +131,9 @@ async fn game(
         let me = ply % 2;
         let version = state["version"].as_i64().ok_or("no version")?;
         if !think.is_zero() {
-            tokio::time::sleep(think).await;
+            // People do not move in step: each wait is drawn from [THINK/2, 3*THINK/2).
+            let ms = think.as_millis() as u64;
+            tokio::time::sleep(Duration::from_millis(ms / 2 + (rng >> 17) % ms.max(1))).await;
         }
         let start = Instant::now();
         let post = async {

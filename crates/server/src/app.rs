@@ -566,10 +566,14 @@ impl App {
         Ok(())
     }
 
-    /// An announcement from another process that game `id` has new events.
-    pub async fn remote_event(self: &Arc<Self>, id: &str) {
+    /// An announcement that game `id` has events up to version `last` (from another process,
+    /// or this one's own echo, which finds the game already there and reads nothing).
+    pub async fn remote_event(self: &Arc<Self>, id: &str, last: i64) {
         if let Some(h) = self.cached(id) {
             let mut live = h.live.lock().await;
+            if live.version() >= last {
+                return;
+            }
             if let Err(e) = self.sync(&h, &mut live).await {
                 log(&format!("cannot catch up game {id}: {}", e.message));
             }

@@ -187,8 +187,12 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
             loop {
                 match listener.recv().await {
                     Ok(n) => {
-                        let id = n.payload().split(':').next().unwrap_or("").to_string();
-                        app2.remote_event(&id).await;
+                        let (id, last) = n.payload().split_once(':').unwrap_or((n.payload(), ""));
+                        let (id, last) = (id.to_string(), last.parse().unwrap_or(i64::MAX));
+                        // Off the listener's loop: catching up waits for the game's lock and
+                        // the database, and must not hold back the announcements behind it.
+                        let app3 = app2.clone();
+                        tokio::spawn(async move { app3.remote_event(&id, last).await });
                     }
                     Err(e) => {
                         log(&format!("PostgreSQL listener: {e}; retrying"));

@@ -344,24 +344,56 @@ impl Store {
             _ => AppendError::Db(db_err(e)),
         };
         let dberr = |e: sqlx::Error| AppendError::Db(db_err(e));
-        both!(self, p => {
-            let mut tx = p.begin().await.map_err(dberr)?;
-            for (i, data) in events.iter().enumerate() {
-                sqlx::query(&insert).bind(id).bind(first + i as i64).bind(data).bind(now)
-                    .execute(&mut *tx).await.map_err(conflict)?;
+        match self {
+            Store::Sqlite(p) => {
+                let mut tx = p.begin().await.map_err(dberr)?;
+                for (i, data) in events.iter().enumerate() {
+                    sqlx::query(&insert)
+                        .bind(id)
+                        .bind(first + i as i64)
+                        .bind(data)
+                        .bind(now)
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(conflict)?;
+                    if let Some(e) = injected_fault() {
+                        return Err(AppendError::Db(e));
+                    }
+                }
+                sqlx::query(&update)
+                    .bind(now)
+                    .bind(finished)
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(dberr)?;
+                tx.commit().await.map_err(dberr)
+            }
+            Store::Postgres(p) => {
                 if let Some(e) = injected_fault() {
                     return Err(AppendError::Db(e));
                 }
+                // One statement, so one round trip and its own transaction: the events, the
+                // game's row and the NOTIFY (sent at commit) together or not at all.
+                sqlx::query(
+                    "WITH ins AS (INSERT INTO events (game_id, version, data, created_at) \
+                     SELECT $1, $2 + t.o - 1, t.d, $4 FROM unnest($3::text[]) WITH ORDINALITY AS t(d, o)), \
+                     upd AS (UPDATE games SET updated_at = $4, finished = $5 WHERE id = $1) \
+                     SELECT pg_notify($6, $7)",
+                )
+                .bind(id)
+                .bind(first)
+                .bind(events)
+                .bind(now)
+                .bind(finished)
+                .bind(CHANNEL)
+                .bind(format!("{id}:{last}"))
+                .execute(p)
+                .await
+                .map_err(conflict)?;
+                Ok(())
             }
-            sqlx::query(&update).bind(now).bind(finished).bind(id)
-                .execute(&mut *tx).await.map_err(dberr)?;
-            if self.is_shared() {
-                sqlx::query(&self.sql("SELECT pg_notify(?, ?)"))
-                    .bind(CHANNEL).bind(format!("{id}:{last}"))
-                    .execute(&mut *tx).await.map_err(dberr)?;
-            }
-            tx.commit().await.map_err(dberr)
-        })
+        }
     }
 
     /// The game and seat (`white`, `black`, `umpire`) a token hash opens.
