@@ -91,6 +91,15 @@ pub(crate) struct Board {
     pub mailbox: [u8; SQUARES],
     pub by_color: [u128; 2],
     pub by_kind: [u128; 7],
+    /// The men's part of the position key, kept by `put` and `remove` (hashing the whole
+    /// board at every node was a sixteenth of a search).
+    pub hash: u64,
+}
+
+/// The key of the man with code `c` on `sq`.
+#[inline(always)]
+pub(crate) fn man_key(c: u8, sq: usize) -> u64 {
+    crate::position::zobrist()[c as usize * SQUARES + sq]
 }
 
 impl Board {
@@ -99,7 +108,14 @@ impl Board {
             mailbox: [0; SQUARES],
             by_color: [0; 2],
             by_kind: [0; 7],
+            hash: 0,
         }
+    }
+    /// The men's key computed from scratch (what `hash` must equal).
+    pub fn hash_from_scratch(&self) -> u64 {
+        (0..SQUARES)
+            .filter(|&sq| self.mailbox[sq] != 0)
+            .fold(0, |h, sq| h ^ man_key(self.mailbox[sq], sq))
     }
     #[inline(always)]
     pub fn occupied(&self) -> u128 {
@@ -108,7 +124,9 @@ impl Board {
     #[inline(always)]
     pub fn put(&mut self, sq: usize, color: Color, kind: Kind) {
         let bit = 1u128 << sq;
-        self.mailbox[sq] = code(color, kind);
+        let c = code(color, kind);
+        self.hash ^= man_key(c, sq);
+        self.mailbox[sq] = c;
         self.by_color[color as usize] |= bit;
         self.by_kind[kind as usize] |= bit;
     }
@@ -118,6 +136,7 @@ impl Board {
         let c = self.mailbox[sq];
         if c != 0 {
             let bit = !(1u128 << sq);
+            self.hash ^= man_key(c, sq);
             self.mailbox[sq] = 0;
             self.by_color[code_color(c) as usize] &= bit;
             self.by_kind[code_kind(c) as usize] &= bit;

@@ -75,6 +75,39 @@ pub struct CypherPosition {
     pub(crate) rules: Rules,
 }
 
+/// The King's safety of the side to move for one generation (see
+/// [`CypherPosition::safety`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Safety {
+    /// Whether collusion counts (off only for the grading test of R18).
+    pub collusion: bool,
+    /// Whether the side to move is in check now.
+    pub in_check: bool,
+    /// Whether a King's step onto a Court square is taken without playing it.
+    court_step: bool,
+    /// Whether turns that cannot touch the King's safety are taken without playing them.
+    quick: bool,
+    /// The mover's men standing first on a line from his King with an enemy line piece
+    /// beyond: moving one of them may open a check.
+    lines: u128,
+}
+
+impl Safety {
+    /// Whether an ordinary move (not a coup) of the man on `from`, who is not the King, is
+    /// surely legal without playing it.
+    #[inline(always)]
+    pub fn sure(self, from: usize) -> bool {
+        self.quick && self.lines >> from & 1 == 0
+    }
+
+    /// Whether a King's step onto a Court square is surely legal without playing it, even in
+    /// check: a Court King is never in check (4.3); only `self-flip=illegal` asks more.
+    #[inline(always)]
+    pub fn sure_king_in_court(self) -> bool {
+        self.court_step
+    }
+}
+
 /// Where generated turns go: a list, or a counter for bulk counting.
 pub(crate) trait Sink {
     fn push(&mut self, mv: CypherMove);
@@ -107,7 +140,9 @@ pub(crate) fn bits(mut b: u128) -> impl Iterator<Item = usize> {
     })
 }
 
-fn zobrist() -> &'static [u64] {
+/// The position keys: one per man code and square, then the state fields.
+#[inline(always)]
+pub(crate) fn zobrist() -> &'static [u64] {
     static KEYS: OnceLock<Vec<u64>> = OnceLock::new();
     KEYS.get_or_init(|| KeyGen::new(0xC1FE_C4E5_5000_0001).keys(16 * SQUARES + 200))
 }
@@ -122,6 +157,12 @@ impl CypherPosition {
     /// The man on `sq`, if any.
     pub fn man_at(&self, sq: usize) -> Option<(Color, Kind)> {
         (sq < SQUARES).then(|| self.board.kind_at(sq)).flatten()
+    }
+
+    /// The squares of `color`'s men of `kind` as a bitboard: bit `rank * 10 + file`.
+    #[inline]
+    pub fn men(&self, color: Color, kind: Kind) -> u128 {
+        self.board.pieces(color, kind)
     }
 
     /// The sector of square index `sq` (`rank * 10 + file`).
@@ -176,9 +217,97 @@ impl CypherPosition {
             && (!self.rules.self_flip_illegal || child.flip(m).is_none_or(|f| f.winner == m))
     }
 
+    /// What the King's safety of the side to move depends on, worked out once for a
+    /// generation; `quick` off gives the reference, which plays every candidate on a copy.
+    ///
+    /// Out of check, a turn that moves neither the King nor the man between him and an enemy
+    /// line piece cannot put him in check: knights, pawns and Kings attack whatever stands
+    /// between; a capture puts a man where another stood (the lines stay blocked), removes an
+    /// attacker or a colluder and adds none; Court squares never stand between a checker and
+    /// a King outside Court (4.2), and a Spy outside Court blocks no check line (7.3), so a
+    /// Spy's move never opens or closes one. Coups (a man changes sides, the pawn leaves),
+    /// infiltrations and King steps are always played on a copy, as is every turn under
+    /// `self-flip=illegal` (a flip is judged on the whole board).
+    #[inline]
+    pub(crate) fn safety(&self, collusion: bool, quick: bool) -> Safety {
+        let b = &self.board;
+        let m = self.turn;
+        let in_check = if quick && collusion {
+            // A valid position's counter says it (12.3, kept by `play_move`).
+            self.checks[m.other() as usize] > 0
+        } else {
+            b.in_check(m, collusion)
+        };
+        debug_assert_eq!(
+            in_check,
+            b.in_check(m, collusion),
+            "check counter out of step"
+        );
+        let mut safety = Safety {
+            collusion,
+            in_check,
+            court_step: quick && !self.rules.self_flip_illegal,
+            quick: false,
+            lines: 0,
+        };
+        if !quick || in_check || self.rules.self_flip_illegal {
+            return safety;
+        }
+        safety.quick = true;
+        let t = tables();
+        let Some(k) = b.king(m) else {
+            return safety;
+        };
+        if t.court >> k & 1 != 0 {
+            // A Court King is never in check (4.3); only his own steps out of Court matter.
+            return safety;
+        }
+        let occ = b.line_blockers(t);
+        let us = b.by_color[m as usize];
+        let them = b.by_color[m.other() as usize];
+        // Every enemy man that gives check along a line from some sector, collusion included.
+        let both = them & (b.by_kind[Kind::Queen as usize] | b.by_kind[Kind::Spy as usize]);
+        let straight = both | them & b.by_kind[Kind::Rook as usize];
+        let diagonal = both | them & b.by_kind[Kind::Bishop as usize];
+        for (d, rays) in t.rays.iter().enumerate() {
+            let blockers = rays[k] & occ;
+            if blockers == 0 {
+                continue;
+            }
+            let first = if d < 4 {
+                blockers.trailing_zeros()
+            } else {
+                127 - blockers.leading_zeros()
+            } as usize;
+            let attackers = if d % 4 < 2 { straight } else { diagonal };
+            if us >> first & 1 != 0 && rays[first] & attackers != 0 {
+                safety.lines |= 1u128 << first;
+            }
+        }
+        safety
+    }
+
+    /// Every legal turn (none once the game has ended), with collusion counted or not (off is
+    /// the grading test of R18), found with the quick legality test or, with `quick` off, by
+    /// playing every candidate on a copy of the board (the reference the tests compare with).
+    pub fn legal_with(&self, collusion: bool, quick: bool) -> Vec<CypherMove> {
+        let mut v = Vec::new();
+        if !self.ended_quickly() {
+            self.generate_with(self.safety(collusion, quick), &mut v);
+        }
+        v
+    }
+
     /// Every legal turn, ignoring whether the game has already ended. `collusion` off is the
     /// grading test of R18.
+    #[inline]
     pub(crate) fn generate<S: Sink>(&self, collusion: bool, out: &mut S) {
+        self.generate_with(self.safety(collusion, true), out);
+    }
+
+    /// Every legal turn under the safety test `sf`.
+    pub(crate) fn generate_with<S: Sink>(&self, sf: Safety, out: &mut S) {
+        let collusion = sf.collusion;
         let t = tables();
         let b = &self.board;
         let m = self.turn;
@@ -201,13 +330,23 @@ impl CypherPosition {
             let sector = t.sector[from];
             match kind {
                 Kind::Pawn => {
+                    // Off the coup rank, a sure pawn's turns need no call (see `safety`).
+                    let sure =
+                        sf.sure(from) && (from as isize + forward) as usize / 10 != last_rank;
+                    let mut pawn_move = |to: usize| {
+                        if sure {
+                            out.push(CypherMove::normal(from as u8, to as u8));
+                        } else {
+                            self.pawn_move(from, to, last_rank, sf, out);
+                        }
+                    };
                     let one = (from as isize + forward) as usize;
                     if empty >> one & 1 != 0 && t.court >> one & 1 == 0 {
-                        self.pawn_move(from, one, last_rank, collusion, out);
+                        pawn_move(one);
                         if from / 10 == start_rank {
                             let two = (one as isize + forward) as usize;
                             if empty >> two & 1 != 0 {
-                                self.pawn_move(from, two, last_rank, collusion, out);
+                                pawn_move(two);
                             }
                         }
                     }
@@ -216,7 +355,7 @@ impl CypherPosition {
                         & !(b.by_kind[Kind::King as usize] | b.by_kind[Kind::Spy as usize])
                         & !t.court;
                     for to in bits(caps) {
-                        self.pawn_move(from, to, last_rank, collusion, out);
+                        pawn_move(to);
                     }
                 }
                 Kind::Knight | Kind::Bishop | Kind::Rook | Kind::Queen => {
@@ -235,20 +374,24 @@ impl CypherPosition {
                     } else {
                         them_pawns | them_field_majors
                     };
+                    let sure = sf.sure(from);
                     for to in bits(targets | (reach & victims)) {
-                        let mut child = *b;
-                        child.shift(from, to);
-                        if self.acceptable(&child, collusion) {
-                            out.push(CypherMove::normal(from as u8, to as u8));
+                        if !sure {
+                            let mut child = *b;
+                            child.shift(from, to);
+                            if !self.acceptable(&child, collusion) {
+                                continue;
+                            }
                         }
+                        out.push(CypherMove::normal(from as u8, to as u8));
                     }
                 }
-                Kind::King => self.king_moves(from, sector, collusion, out),
-                Kind::Spy => self.spy_moves(from, sector, collusion, out),
+                Kind::King => self.king_moves(from, sector, sf, out),
+                Kind::Spy => self.spy_moves(from, sector, sf, out),
             }
         }
 
-        self.release_moves(collusion, out);
+        self.release_moves(sf, out);
     }
 
     /// Plays `mv` (one of the legal turns).
@@ -343,10 +486,8 @@ impl CypherPosition {
     /// The repetition key: board, side, re-take, infiltration, check counts and pools (R21).
     pub(crate) fn hash_key(&self) -> u64 {
         let keys = zobrist();
-        let mut h = 0u64;
-        for sq in bits(self.board.occupied()) {
-            h ^= keys[self.board.mailbox[sq] as usize * SQUARES + sq];
-        }
+        debug_assert_eq!(self.board.hash, self.board.hash_from_scratch());
+        let mut h = self.board.hash;
         let base = 16 * SQUARES;
         if self.turn == Color::Black {
             h ^= keys[base];

@@ -194,3 +194,34 @@ pub(crate) fn bishop_attacks(t: &Tables, sq: usize, occ: u128) -> u128 {
 pub(crate) fn queen_attacks(t: &Tables, sq: usize, occ: u128) -> u128 {
     rook_attacks(t, sq, occ) | bishop_attacks(t, sq, occ)
 }
+
+/// Whether a man in `straight` (along ranks and files) or in `diagonal` reaches `sq` with
+/// blockers `occ`; only the directions that hold such a man are followed.
+#[inline(always)]
+pub(crate) fn line_attacked(
+    t: &Tables,
+    sq: usize,
+    occ: u128,
+    straight: u128,
+    diagonal: u128,
+) -> bool {
+    for (d, rays) in t.rays.iter().enumerate() {
+        let ray = rays[sq];
+        let attackers = if d % 4 < 2 { straight } else { diagonal };
+        if ray & attackers == 0 {
+            continue;
+        }
+        let blockers = ray & occ;
+        let reach = if blockers == 0 {
+            ray
+        } else if d < 4 {
+            ray ^ rays[blockers.trailing_zeros() as usize]
+        } else {
+            ray ^ rays[127 - blockers.leading_zeros() as usize]
+        };
+        if reach & attackers != 0 {
+            return true;
+        }
+    }
+    false
+}

@@ -1365,3 +1365,80 @@ fn reference_agrees_with_more_rulebook_cases() {
     assert!(gen(&mate).is_empty() && in_check(&mate, 1));
     assert_eq!(moves_of(&c(48), "c8"), "c8-c9");
 }
+
+/// The quick legality test (`generate` takes a turn that cannot touch the King's safety
+/// without playing it on a copy) gives exactly the turns of playing every candidate, in the
+/// same order, with collusion on and off: random positions and random play from them under
+/// combinations of every rule option, and random games from the rulebook's positions.
+#[test]
+fn fast_legality_matches_playing_every_move() {
+    use menagerie_core::RuleOptions;
+    let same = |p: &CypherPosition| {
+        for collusion in [true, false] {
+            assert_eq!(
+                p.legal_with(collusion, true),
+                p.legal_with(collusion, false),
+                "{} (collusion {collusion})",
+                p.fen()
+            );
+        }
+        assert_eq!(p.legal(), p.legal_with(true, true), "{}", p.fen());
+    };
+    let mut compared = 0;
+    for opts in 0..24u64 {
+        let mut chosen = vec![
+            ["self-flip=loses", "self-flip=illegal"][opts as usize % 2],
+            [
+                "king-court-entry=enemy-spy-outside",
+                "king-court-entry=own-spy-outside",
+                "king-court-entry=free",
+            ][opts as usize / 2 % 3],
+        ];
+        if opts / 6 % 2 == 1 {
+            chosen.extend(["infiltration-target=enemy-home", "coup-minor=bishop-first"]);
+        }
+        if opts / 12 == 1 {
+            chosen.push("coup-pawns=no");
+        }
+        let options = RuleOptions::parse(&chosen).unwrap();
+        let mut rng = Rng(0x51_7cc1_b727_220a ^ (opts + 1).wrapping_mul(0x9e37_79b9));
+        let mut positions = 0;
+        while positions < 150 {
+            let Some(fen) = random_position(&mut rng) else {
+                continue;
+            };
+            let Ok(mut pos) = CypherPosition::from_fen(&fen, &options) else {
+                continue;
+            };
+            positions += 1;
+            for _ in 0..12 {
+                same(&pos);
+                compared += 1;
+                let moves = pos.legal();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play(moves[(rng.next() % moves.len() as u64) as usize]);
+            }
+        }
+        let starts: Vec<&str> = std::iter::once(START)
+            .chain(PERFT.iter().map(|(f, _)| *f))
+            .chain(CASES.iter().copied())
+            .collect();
+        for (g, start) in starts.iter().enumerate().take(12) {
+            let Ok(mut pos) = CypherPosition::from_fen(start, &options) else {
+                continue;
+            };
+            for _ in 0..60 + g {
+                same(&pos);
+                compared += 1;
+                let moves = pos.legal();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play(moves[(rng.next() % moves.len() as u64) as usize]);
+            }
+        }
+    }
+    eprintln!("{compared} positions compared");
+}

@@ -134,6 +134,15 @@ impl VyrtPosition {
         fen::parse(fen, rules)
     }
 
+    /// Every square's unit as a board letter byte (upper case White, 0 when empty), indexed
+    /// by square: the whole board at once for an evaluation.
+    pub fn letters(&self) -> [u8; 144] {
+        const BY_CODE: [u8; 16] = [
+            0, b'P', b'N', b'B', b'R', b'Q', b'K', 0, 0, b'p', b'n', b'b', b'r', b'q', b'k', 0,
+        ];
+        self.board.map(|code| BY_CODE[(code & 15) as usize])
+    }
+
     /// The unit on `sq` as a board letter (upper case White), if any.
     pub fn unit_at(&self, sq: Square) -> Option<char> {
         let code = *self.board.get(sq.index())?;
@@ -213,6 +222,8 @@ impl Position for VyrtPosition {
         self.turn
     }
     fn legal_moves(&self, moves: &mut Vec<VyrtMove>) {
+        // Room for a typical position's moves at once rather than doubling step by step.
+        moves.reserve(96);
         self.generate::<false>(moves);
     }
     fn play(&mut self, mv: VyrtMove) {

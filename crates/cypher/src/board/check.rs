@@ -2,7 +2,7 @@
 //! (4.3); Spies outside Court are transparent (7.3); collusion counts when asked (7.4).
 
 use super::{Board, Kind};
-use crate::tables::{bishop_attacks, rook_attacks, tables, Tables};
+use crate::tables::{line_attacked, tables, Tables};
 use menagerie_core::Color;
 
 impl Board {
@@ -44,10 +44,7 @@ impl Board {
         let queens = self.by_kind[4];
         let straight = them & (self.by_kind[3] | queens) & not_field | (spy_counts & not_field);
         let diagonal = them & (self.by_kind[2] | queens) & not_field | (spy_counts & not_field);
-        if straight != 0 && rook_attacks(t, k, occ) & straight != 0 {
-            return true;
-        }
-        if diagonal != 0 && bishop_attacks(t, k, occ) & diagonal != 0 {
+        if line_attacked(t, k, occ, straight, diagonal) {
             return true;
         }
         if collusion && t.field & kbit != 0 && spy & t.field != 0 {

@@ -2,7 +2,7 @@
 //! Spy, a King next to his own Spy, two Spies side by side. The mover's own faults come
 //! first; the first rule in 7.5's order names the ending.
 
-use super::Board;
+use super::{Board, Kind};
 use crate::tables::{queen_attacks, tables};
 use menagerie_core::Color;
 
@@ -11,6 +11,21 @@ impl Board {
     #[inline]
     pub fn flip(&self, mover: Color) -> Option<Flip> {
         let t = tables();
+        // Fast exit, the usual case: no Spy next to a King or a Spy, and no Spy and King both
+        // in Court.
+        let spy_bits = self.by_kind[Kind::Spy as usize];
+        let king_bits = self.by_kind[Kind::King as usize];
+        let mut near_spies = 0;
+        let mut rest = spy_bits;
+        while rest != 0 {
+            near_spies |= t.adjacent[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        if near_spies & (spy_bits | king_bits) == 0
+            && (spy_bits & t.court == 0 || king_bits & t.court == 0)
+        {
+            return None;
+        }
         let kings = [self.king(Color::White), self.king(Color::Black)];
         let spies = [self.spy(Color::White), self.spy(Color::Black)];
         // Fast exit: no Spy next to a King or a Spy, and no Court Spy facing a Court King.

@@ -1,20 +1,17 @@
 //! The Spy's moves (3.6) and the combined move (7.2): a Spy leaving Court lets one of its
 //! side's pieces enter Court on the same turn. The flip rules apply between the halves.
 
-use super::{bits, knight_reach, CypherPosition, Sink};
+use super::{bits, knight_reach, CypherPosition, Safety, Sink};
 use crate::board::{code_kind, Kind};
 use crate::moves::{CypherMove, TurnKind};
 use crate::tables::{bishop_attacks, queen_attacks, rook_attacks, tables, Sector};
 
 impl CypherPosition {
     #[inline]
-    pub(super) fn spy_moves<S: Sink>(
-        &self,
-        from: usize,
-        sector: Sector,
-        collusion: bool,
-        out: &mut S,
-    ) {
+    pub(super) fn spy_moves<S: Sink>(&self, from: usize, sector: Sector, sf: Safety, out: &mut S) {
+        let collusion = sf.collusion;
+        // Out of check a Spy's move never touches its King's safety (see `safety`).
+        let sure = sf.sure(from);
         let t = tables();
         let b = &self.board;
         let m = self.turn;
@@ -24,26 +21,32 @@ impl CypherPosition {
         if sector == Sector::Court {
             let victims = reach & b.by_color[m.other() as usize] & b.majors() & t.court;
             for to in bits(victims) {
-                let mut child = *b;
-                child.shift(from, to);
-                if self.acceptable(&child, collusion) {
+                if sure || {
+                    let mut child = *b;
+                    child.shift(from, to);
+                    self.acceptable(&child, collusion)
+                } {
                     out.push(CypherMove::normal(from as u8, to as u8));
                 }
             }
         }
         for to in bits(reach & !occ) {
-            let mut child = *b;
-            child.shift(from, to);
             if sector != Sector::Court || t.court >> to & 1 != 0 {
-                if self.acceptable(&child, collusion) {
+                if sure || {
+                    let mut child = *b;
+                    child.shift(from, to);
+                    self.acceptable(&child, collusion)
+                } {
                     out.push(CypherMove::normal(from as u8, to as u8));
                 }
                 continue;
             }
+            let mut child = *b;
+            child.shift(from, to);
             // Combined move (7.2): the Spy half first; the flip rules apply between halves.
             // An entering piece lands in Court and captures nothing, so it can never parry a
             // check the Spy half left: a Spy half in check has no variants either.
-            if child.in_check(m, collusion) {
+            if !sure && child.in_check(m, collusion) {
                 continue;
             }
             if let Some(flip) = child.flip(m) {
@@ -62,10 +65,14 @@ impl CypherPosition {
                     Kind::Rook => rook_attacks(t, piece, cocc),
                     _ => queen_attacks(t, piece, cocc),
                 };
+                // The Spy half left the lines to the King as they were outside Court.
+                let sure_piece = sf.sure(piece);
                 for dest in bits(reach & court_free) {
-                    let mut entered = child;
-                    entered.shift(piece, dest);
-                    if self.acceptable(&entered, collusion) {
+                    if sure_piece || {
+                        let mut entered = child;
+                        entered.shift(piece, dest);
+                        self.acceptable(&entered, collusion)
+                    } {
                         out.push(CypherMove::with(
                             TurnKind::Combined,
                             from as u8,

@@ -2,7 +2,7 @@
 //! opponent's highest-ranking man (Queen, then Rook, then Bishop or Knight, then a pawn, as
 //! the options say) changes sides.
 
-use super::{bits, CypherPosition, Sink};
+use super::{bits, CypherPosition, Safety, Sink};
 use crate::board::{code_kind, Board, Kind};
 use crate::moves::{CypherMove, TurnKind, NONE};
 use menagerie_core::Color;
@@ -43,17 +43,22 @@ impl CypherPosition {
         from: usize,
         to: usize,
         last_rank: usize,
-        collusion: bool,
+        sf: Safety,
         out: &mut S,
     ) {
-        let mut child = self.board;
-        child.shift(from, to);
+        let collusion = sf.collusion;
         if to / 10 != last_rank {
-            if self.acceptable(&child, collusion) {
+            if sf.sure(from) || {
+                let mut child = self.board;
+                child.shift(from, to);
+                self.acceptable(&child, collusion)
+            } {
                 out.push(CypherMove::normal(from as u8, to as u8));
             }
             return;
         }
+        let mut child = self.board;
+        child.shift(from, to);
         // Coup d'état: the pawn leaves; the opponent's highest man changes sides.
         child.remove(to);
         let m = self.turn;

@@ -4,7 +4,7 @@
 //! flip sends nothing. The King's own steps (3.4; 5.2: the Field King takes a re-take victim
 //! or a colluding checker) are generated here too.
 
-use super::{bits, CypherPosition, Sink, D0, D10};
+use super::{bits, CypherPosition, Safety, Sink, D0, D10};
 use crate::board::Kind;
 use crate::moves::{CypherMove, TurnKind};
 use crate::tables::{tables, Sector};
@@ -24,13 +24,8 @@ impl CypherPosition {
     }
 
     #[inline]
-    pub(super) fn king_moves<S: Sink>(
-        &self,
-        from: usize,
-        sector: Sector,
-        collusion: bool,
-        out: &mut S,
-    ) {
+    pub(super) fn king_moves<S: Sink>(&self, from: usize, sector: Sector, sf: Safety, out: &mut S) {
+        let collusion = sf.collusion;
         let t = tables();
         let b = &self.board;
         let m = self.turn;
@@ -55,15 +50,21 @@ impl CypherPosition {
         };
         let victims = reach & ((them & b.by_kind[Kind::Pawn as usize]) | majors);
         let infiltrate = self.infiltration[m as usize];
+        // A King stepping onto a Court square is never in check there (4.3).
+        let court_sure = sf.sure_king_in_court();
         for to in bits(targets | victims) {
-            let mut child = *b;
-            child.shift(from, to);
             if !infiltrate || t.border >> to & 1 == 0 {
-                if self.acceptable(&child, collusion) {
+                if court_sure && t.court >> to & 1 != 0 || {
+                    let mut child = *b;
+                    child.shift(from, to);
+                    self.acceptable(&child, collusion)
+                } {
                     out.push(CypherMove::normal(from as u8, to as u8));
                 }
                 continue;
             }
+            let mut child = *b;
+            child.shift(from, to);
             // Infiltration (8): the step must be legal on its own; a step that ends the game
             // has no transfer.
             if child.in_check(m, collusion) {

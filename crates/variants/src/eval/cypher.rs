@@ -50,6 +50,42 @@ impl Default for CypherEval {
     }
 }
 
+/// The Court squares (the perimeter) as a bitboard, bit `rank * 10 + file`.
+const COURT: u128 = {
+    let mut m = 0u128;
+    let mut s = 0;
+    while s < SQUARES {
+        let (f, r) = (s % 10, s / 10);
+        if f == 0 || f == 9 || r == 0 || r == 10 {
+            m |= 1 << s;
+        }
+        s += 1;
+    }
+    m
+};
+/// The Border squares a5 to h5.
+const BORDER: u128 = 0xff << 51;
+/// The kinds with a value, in the order of [`CypherEval::values`].
+const VALUED: [Kind; 5] = [
+    Kind::Pawn,
+    Kind::Knight,
+    Kind::Bishop,
+    Kind::Rook,
+    Kind::Queen,
+];
+
+/// The squares of a bitboard, lowest first.
+#[inline]
+fn squares(mut b: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (b != 0).then(|| {
+            let s = b.trailing_zeros() as usize;
+            b &= b - 1;
+            s
+        })
+    })
+}
+
 #[inline]
 fn cheb(a: usize, b: usize) -> i32 {
     let (af, ar) = ((a % 10) as i32, (a / 10) as i32);
@@ -106,40 +142,45 @@ impl CypherEval {
         false
     }
 
+    /// The material of `color` (the men's values, read from the bitboards).
+    fn material_of(&self, pos: &CypherPosition, color: Color) -> i32 {
+        // Counted man by man: few men of a kind, and popcount has no instruction on the
+        // baseline target.
+        VALUED
+            .iter()
+            .zip(self.values)
+            .map(|(&k, v)| v * squares(pos.men(color, k)).count() as i32)
+            .sum()
+    }
+
     /// The evaluation from White's point of view.
     fn white_score(&self, pos: &CypherPosition) -> i32 {
         let mut score = [0i32; 2];
         let mut material = [0i32; 2];
-        for s in 0..SQUARES {
-            let Some((color, kind)) = pos.man_at(s) else {
-                continue;
-            };
+        for color in Color::BOTH {
             let side = color.index();
-            let v = self.value(kind);
-            material[side] += v;
-            match kind {
-                Kind::Pawn => {
-                    let rank = (s / 10) as i32;
-                    let steps = if color == Color::White {
-                        9 - rank
-                    } else {
-                        rank - 1
-                    };
-                    score[side] += self.pawn_advance[steps.clamp(0, 7) as usize];
-                }
-                Kind::Knight | Kind::Bishop | Kind::Rook | Kind::Queen => {
-                    score[side] += match CypherPosition::sector(s) {
-                        Sector::Court => self.court,
-                        Sector::Border => self.border,
-                        Sector::Field => 0,
-                    };
-                }
-                Kind::King => {
-                    if in_court(s) {
-                        score[side] += self.king_court;
-                    }
-                }
-                Kind::Spy => {}
+            material[side] = self.material_of(pos, color);
+            for s in squares(pos.men(color, Kind::Pawn)) {
+                let rank = (s / 10) as i32;
+                let steps = if color == Color::White {
+                    9 - rank
+                } else {
+                    rank - 1
+                };
+                score[side] += self.pawn_advance[steps.clamp(0, 7) as usize];
+            }
+            let majors = VALUED[1..]
+                .iter()
+                .fold(0u128, |m, &k| m | pos.men(color, k));
+            for s in squares(majors & (COURT | BORDER)) {
+                score[side] += if COURT >> s & 1 != 0 {
+                    self.court
+                } else {
+                    self.border
+                };
+            }
+            if pos.men(color, Kind::King) & COURT != 0 {
+                score[side] += self.king_court;
             }
         }
         for color in Color::BOTH {
@@ -197,16 +238,7 @@ impl Evaluator<CypherPosition> for CypherEval {
 
     fn material(&self, pos: &CypherPosition) -> i32 {
         let us = pos.turn();
-        (0..SQUARES)
-            .filter_map(|s| pos.man_at(s))
-            .map(|(c, k)| {
-                if c == us {
-                    self.value(k)
-                } else {
-                    -self.value(k)
-                }
-            })
-            .sum()
+        self.material_of(pos, us) - self.material_of(pos, us.other())
     }
 
     fn uses_mobility(&self) -> bool {
@@ -225,5 +257,86 @@ mod tests {
         assert_eq!(e.white_score(&start), 0);
         assert_eq!(e.material(&start), 0);
         assert!(start.quick_outcome().is_none());
+    }
+
+    /// The evaluation square by square, as it was written before it read bitboards.
+    fn by_squares(e: &CypherEval, pos: &CypherPosition) -> (i32, i32) {
+        let mut score = [0i32; 2];
+        let mut material = [0i32; 2];
+        for s in 0..SQUARES {
+            let Some((color, kind)) = pos.man_at(s) else {
+                continue;
+            };
+            let side = color.index();
+            material[side] += e.value(kind);
+            match kind {
+                Kind::Pawn => {
+                    let rank = (s / 10) as i32;
+                    let steps = if color == Color::White {
+                        9 - rank
+                    } else {
+                        rank - 1
+                    };
+                    score[side] += e.pawn_advance[steps.clamp(0, 7) as usize];
+                }
+                Kind::King if in_court(s) => score[side] += e.king_court,
+                Kind::King | Kind::Spy => {}
+                _ => {
+                    score[side] += match CypherPosition::sector(s) {
+                        Sector::Court => e.court,
+                        Sector::Border => e.border,
+                        Sector::Field => 0,
+                    }
+                }
+            }
+        }
+        let us = pos.turn().index();
+        (
+            score[0] + material[0] - score[1] - material[1],
+            material[us] - material[1 - us],
+        )
+    }
+
+    #[test]
+    fn bitboards_agree_with_reading_every_square() {
+        // A weight set where every term differs, so a term read wrong cannot hide.
+        let e = CypherEval {
+            values: [101, 302, 323, 504, 905],
+            court: 36,
+            border: 27,
+            pawn_advance: [1, 221, 93, 44, 17, 6, 2, 3],
+            prisoner: 0,
+            flip_threat: 0,
+            king_court: 31,
+            infiltration: 0,
+        };
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut compared = 0;
+        for _ in 0..60 {
+            let mut pos = CypherPosition::start();
+            for _ in 0..80 {
+                let (mut score, material) = (e.white_score(&pos), e.material(&pos));
+                // The terms by_squares leaves out (each side's, so they cancel in the sum).
+                for c in Color::BOTH {
+                    let sign = if c == Color::White { 1 } else { -1 };
+                    if pos.check_count(c) >= 3
+                        && e.material_of(&pos, c) > e.material_of(&pos, c.other())
+                    {
+                        score += sign * 40;
+                    }
+                }
+                assert_eq!((score, material), by_squares(&e, &pos), "{}", pos.fen());
+                compared += 1;
+                let moves = pos.legal();
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(compared > 500, "{compared}");
     }
 }

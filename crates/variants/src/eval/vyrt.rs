@@ -6,6 +6,7 @@
 use menagerie_core::{Color, Position, Square};
 use menagerie_engine::{Evaluator, Mobility};
 use menagerie_vyrt::{VyrtMove, VyrtPosition};
+use std::sync::OnceLock;
 
 const N: usize = 144;
 const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
@@ -61,6 +62,41 @@ fn sq(x: i32, y: i32) -> usize {
     (12 * y.rem_euclid(12) + x.rem_euclid(12)) as usize
 }
 
+/// The torus neighbours of every square, built once: rays (rook directions, then bishop
+/// directions; 11 squares each before the ray comes back round), knight leaps, King steps.
+struct Torus {
+    rays: Vec<[[u8; 11]; 8]>,
+    knight: Vec<[u8; 8]>,
+    king: Vec<[u8; 8]>,
+}
+
+fn torus() -> &'static Torus {
+    static TORUS: OnceLock<Torus> = OnceLock::new();
+    TORUS.get_or_init(|| {
+        let mut t = Torus {
+            rays: vec![[[0; 11]; 8]; N],
+            knight: vec![[0; 8]; N],
+            king: vec![[0; 8]; N],
+        };
+        for s in 0..N {
+            let (x, y) = ((s % 12) as i32, (s / 12) as i32);
+            for (d, &(dx, dy)) in ROOK_DIRS.iter().chain(&BISHOP_DIRS).enumerate() {
+                for k in 1..12 {
+                    // On a 12 by 12 torus a ray comes back to its start after 12 steps.
+                    t.rays[s][d][k as usize - 1] = sq(x + dx * k, y + dy * k) as u8;
+                }
+            }
+            for (i, &(dx, dy)) in KNIGHT.iter().enumerate() {
+                t.knight[s][i] = sq(x + dx, y + dy) as u8;
+            }
+            for (i, &(dx, dy)) in KING.iter().enumerate() {
+                t.king[s][i] = sq(x + dx, y + dy) as u8;
+            }
+        }
+        t
+    })
+}
+
 impl VyrtEval {
     /// The value of a unit by its board letter (either case); the King counts nothing.
     pub fn value(&self, c: char) -> i32 {
@@ -76,68 +112,69 @@ impl VyrtEval {
 
     /// The evaluation from White's point of view.
     fn white_score(&self, pos: &VyrtPosition) -> i32 {
-        let mut board = [0u8; N];
-        for (i, cell) in board.iter_mut().enumerate() {
-            if let Some(c) = pos.unit_at(Square(i as u16)) {
-                *cell = c as u8;
-            }
-        }
-        let mut attacked = [[0u8; N]; 2];
+        let t = torus();
+        // Tables of 256 entries, indexed by a `u8` square, need no bounds checks.
+        let mut board = [0u8; 256];
+        board[..N].copy_from_slice(&pos.letters());
+        let mut attacked = [[0u8; 256]; 2];
         let mut score = [0i32; 2];
         let mut kings = [usize::MAX; 2];
-        for (s, &c) in board.iter().enumerate() {
+        for s in 0..N {
+            let c = board[s];
             if c == 0 {
                 continue;
             }
-            let c = c as char;
             let side = usize::from(c.is_ascii_lowercase());
-            let (x, y) = ((s % 12) as i32, (s / 12) as i32);
-            score[side] += self.value(c);
+            let att = &mut attacked[side];
             let mut reach = 0;
-            let mut ray = |dirs: &[(i32, i32)], att: &mut [u8; N]| {
-                for &(dx, dy) in dirs {
-                    for k in 1..12 {
-                        let t = sq(x + dx * k, y + dy * k);
-                        if t == s {
-                            break;
-                        }
-                        att[t] = att[t].saturating_add(1);
+            // The squares along each direction round the torus, up to the first unit.
+            let mut ray = |dirs: std::ops::Range<usize>, att: &mut [u8; 256]| {
+                for d in dirs {
+                    for &t in &t.rays[s][d] {
+                        att[t as usize] = att[t as usize].saturating_add(1);
                         reach += 1;
-                        if board[t] != 0 {
+                        if board[t as usize] != 0 {
                             break;
                         }
                     }
                 }
             };
-            match c.to_ascii_uppercase() {
-                'P' => {
+            let kind = c.to_ascii_uppercase();
+            match kind {
+                b'P' => {
                     let color = if side == 0 {
                         Color::White
                     } else {
                         Color::Black
                     };
                     let steps = pos.pawn_steps_to_promotion(color, Square(s as u16));
-                    score[side] += self.pawn_advance[(steps as usize).min(11)];
+                    score[side] += self.values[0] + self.pawn_advance[(steps as usize).min(11)];
                     for t in pos.pawn_capture_squares(color, Square(s as u16)) {
-                        let t = t.index();
-                        attacked[side][t] = attacked[side][t].saturating_add(1);
+                        let t = t.index() as u8 as usize;
+                        att[t] = att[t].saturating_add(1);
                     }
                 }
-                'N' => {
-                    for &(dx, dy) in &KNIGHT {
-                        let t = sq(x + dx, y + dy);
-                        attacked[side][t] = attacked[side][t].saturating_add(1);
+                b'N' => {
+                    for &t in &t.knight[s] {
+                        att[t as usize] = att[t as usize].saturating_add(1);
                     }
                     reach += 8;
+                    score[side] += self.values[1];
                 }
-                'B' => ray(&BISHOP_DIRS, &mut attacked[side]),
-                'R' => ray(&ROOK_DIRS, &mut attacked[side]),
-                'Q' => {
-                    ray(&ROOK_DIRS, &mut attacked[side]);
-                    ray(&BISHOP_DIRS, &mut attacked[side]);
+                b'B' => {
+                    ray(4..8, att);
+                    score[side] += self.values[2];
+                }
+                b'R' => {
+                    ray(0..4, att);
+                    score[side] += self.values[3];
+                }
+                b'Q' => {
+                    ray(0..8, att);
                     reach /= 2;
+                    score[side] += self.values[4];
                 }
-                'K' => kings[side] = s,
+                b'K' => kings[side] = s,
                 _ => {}
             }
             score[side] += self.mobility * reach;
@@ -147,15 +184,13 @@ impl VyrtEval {
             if k == usize::MAX {
                 continue;
             }
-            let (x, y) = ((k % 12) as i32, (k / 12) as i32);
             let enemy = &attacked[1 - side];
             let mut hits = 0;
             let mut shelter = 0;
-            for &(dx, dy) in &KING {
-                let t = sq(x + dx, y + dy);
-                hits += i32::from(enemy[t].min(2));
-                let c = board[t];
-                if c != 0 && usize::from((c as char).is_ascii_lowercase()) == side {
+            for &t in &t.king[k] {
+                hits += i32::from(enemy[t as usize].min(2));
+                let c = board[t as usize];
+                if c != 0 && usize::from(c.is_ascii_lowercase()) == side {
                     shelter += 1;
                 }
             }
@@ -197,8 +232,9 @@ impl Evaluator<VyrtPosition> for VyrtEval {
     fn material(&self, pos: &VyrtPosition) -> i32 {
         let us = pos.turn();
         let mut total = 0;
-        for i in 0..N {
-            if let Some(c) = pos.unit_at(Square(i as u16)) {
+        for c in pos.letters() {
+            if c != 0 {
+                let c = c as char;
                 let v = self.value(c);
                 total += if c.is_ascii_uppercase() == (us == Color::White) {
                     v
@@ -218,6 +254,127 @@ impl Evaluator<VyrtPosition> for VyrtEval {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The evaluation as it was written before the torus tables.
+    fn by_walking(e: &VyrtEval, pos: &VyrtPosition) -> i32 {
+        let this = e;
+        let mut board = [0u8; N];
+        for (i, cell) in board.iter_mut().enumerate() {
+            if let Some(c) = pos.unit_at(Square(i as u16)) {
+                *cell = c as u8;
+            }
+        }
+        let mut attacked = [[0u8; N]; 2];
+        let mut score = [0i32; 2];
+        let mut kings = [usize::MAX; 2];
+        for (s, &c) in board.iter().enumerate() {
+            if c == 0 {
+                continue;
+            }
+            let c = c as char;
+            let side = usize::from(c.is_ascii_lowercase());
+            let (x, y) = ((s % 12) as i32, (s / 12) as i32);
+            score[side] += this.value(c);
+            let mut reach = 0;
+            let mut ray = |dirs: &[(i32, i32)], att: &mut [u8; N]| {
+                for &(dx, dy) in dirs {
+                    for k in 1..12 {
+                        let t = sq(x + dx * k, y + dy * k);
+                        if t == s {
+                            break;
+                        }
+                        att[t] = att[t].saturating_add(1);
+                        reach += 1;
+                        if board[t] != 0 {
+                            break;
+                        }
+                    }
+                }
+            };
+            match c.to_ascii_uppercase() {
+                'P' => {
+                    let color = if side == 0 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    let steps = pos.pawn_steps_to_promotion(color, Square(s as u16));
+                    score[side] += this.pawn_advance[(steps as usize).min(11)];
+                    for t in pos.pawn_capture_squares(color, Square(s as u16)) {
+                        let t = t.index();
+                        attacked[side][t] = attacked[side][t].saturating_add(1);
+                    }
+                }
+                'N' => {
+                    for &(dx, dy) in &KNIGHT {
+                        let t = sq(x + dx, y + dy);
+                        attacked[side][t] = attacked[side][t].saturating_add(1);
+                    }
+                    reach += 8;
+                }
+                'B' => ray(&BISHOP_DIRS, &mut attacked[side]),
+                'R' => ray(&ROOK_DIRS, &mut attacked[side]),
+                'Q' => {
+                    ray(&ROOK_DIRS, &mut attacked[side]);
+                    ray(&BISHOP_DIRS, &mut attacked[side]);
+                    reach /= 2;
+                }
+                'K' => kings[side] = s,
+                _ => {}
+            }
+            score[side] += this.mobility * reach;
+        }
+        for side in 0..2 {
+            let k = kings[side];
+            if k == usize::MAX {
+                continue;
+            }
+            let (x, y) = ((k % 12) as i32, (k / 12) as i32);
+            let enemy = &attacked[1 - side];
+            let mut hits = 0;
+            let mut shelter = 0;
+            for &(dx, dy) in &KING {
+                let t = sq(x + dx, y + dy);
+                hits += i32::from(enemy[t].min(2));
+                let c = board[t];
+                if c != 0 && usize::from((c as char).is_ascii_lowercase()) == side {
+                    shelter += 1;
+                }
+            }
+            // Attacks on the King's neighbourhood grow worse faster than linearly.
+            score[side] -= this.king_zone * hits + hits * hits * this.king_zone / 4;
+            score[side] += 4 * shelter.min(5);
+        }
+        score[0] - score[1]
+    }
+
+    #[test]
+    fn torus_tables_agree_with_walking_the_board() {
+        let e = VyrtEval::default();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut compared = 0;
+        for _ in 0..40 {
+            let mut pos = VyrtPosition::start(Default::default());
+            for _ in 0..120 {
+                let letters = pos.letters();
+                for (i, &c) in letters.iter().enumerate() {
+                    assert_eq!(pos.unit_at(Square(i as u16)).map_or(0, |c| c as u8), c);
+                }
+                assert_eq!(e.white_score(&pos), by_walking(&e, &pos), "{}", pos.fen());
+                compared += 1;
+                let mut moves = Vec::new();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(compared > 2000, "{compared}");
+    }
 
     #[test]
     fn start_is_balanced_and_value_order_is_the_authors() {

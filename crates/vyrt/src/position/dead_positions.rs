@@ -6,6 +6,16 @@ use super::*;
 impl VyrtPosition {
     /// Whether the material is one of the dead positions of §7.3.
     pub(crate) fn is_dead(&self) -> bool {
+        // Every dead position has a bare King; with men besides the King on both sides the
+        // board need not be read (the search asks at every node).
+        let several = |c: usize| {
+            let w = self.units[c].0;
+            w.iter().filter(|&&x| x != 0).count() > 1
+                || w.iter().any(|&x| x & x.wrapping_sub(1) != 0)
+        };
+        if several(0) && several(1) {
+            return false;
+        }
         let mut count = [[0u8; 8]; 2];
         let mut bishop_colour = [[false; 2]; 2];
         for s in 0..N {
