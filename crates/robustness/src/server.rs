@@ -52,6 +52,7 @@ impl Seats {
 
 struct Server {
     rt: tokio::runtime::Runtime,
+    app: std::sync::Arc<App>,
     router: Router,
     first: Seats,
     _dir: tempfile::TempDir,
@@ -67,14 +68,16 @@ fn server() -> &'static Server {
             .build()
             .unwrap_or_else(|e| panic!("a runtime: {e}"));
         let url = dir.path().join("fuzz.sqlite").display().to_string();
-        let router = rt.block_on(async {
+        let app = rt.block_on(async {
             let store = Store::open(&url)
                 .await
                 .unwrap_or_else(|e| panic!("the database opens: {e}"));
-            menagerie_server::router(App::new(store, 1))
+            App::new(store, 1)
         });
+        let router = menagerie_server::router(app.clone());
         let mut s = Server {
             rt,
+            app,
             router,
             first: Seats::default(),
             _dir: dir,
@@ -220,4 +223,8 @@ pub fn requests(data: &[u8]) {
             }
         }
     }
+    // What the server's sweeper does every few seconds, after every input here: without it
+    // the one long-lived server of a fuzz run holds every game ever made (1 GB by a million
+    // inputs), and games are read back from the database, as after an eviction.
+    server.app.evict_idle(std::time::Duration::ZERO);
 }
