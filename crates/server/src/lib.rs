@@ -203,15 +203,10 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
         .await
         .map_err(|e| format!("the variants failed to start: {e}"))?;
     let app = app::App::new(store, threads);
-    app.limits
-        .games_per_minute
-        .store(args.games_per_minute, std::sync::atomic::Ordering::Relaxed);
-    app.limits
-        .open_games
-        .store(args.open_games, std::sync::atomic::Ordering::Relaxed);
-    app.limits.sockets_per_ip.store(
+    app.limits.configure(
+        args.games_per_minute,
+        args.open_games,
         args.sockets_per_address,
-        std::sync::atomic::Ordering::Relaxed,
     );
     if let Some(mut listener) = app.store.listener().await? {
         let app2 = app.clone();

@@ -166,6 +166,16 @@ impl Limits {
         }
     }
 
+    /// Sets the limits `menagerie serve` was given.
+    pub fn configure(&self, games_per_minute: usize, open_games: usize, sockets_per_ip: usize) {
+        self.games_per_minute
+            .store(games_per_minute, std::sync::atomic::Ordering::Relaxed);
+        self.open_games
+            .store(open_games, std::sync::atomic::Ordering::Relaxed);
+        self.sockets_per_ip
+            .store(sockets_per_ip, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// Forgets creation times older than a minute (called now and then).
     pub fn sweep(&self) {
         let Ok(mut u) = self.usage.lock() else { return };

@@ -335,9 +335,6 @@ impl Store {
         finished: bool,
     ) -> Result<(), AppendError> {
         let now = now_ms();
-        let insert =
-            self.sql("INSERT INTO events (game_id, version, data, created_at) VALUES (?, ?, ?, ?)");
-        let update = self.sql("UPDATE games SET updated_at = ?, finished = ? WHERE id = ?");
         let last = first + events.len() as i64 - 1;
         let conflict = |e: sqlx::Error| match &e {
             sqlx::Error::Database(d) if d.is_unique_violation() => AppendError::Conflict,
@@ -348,7 +345,9 @@ impl Store {
             Store::Sqlite(p) => {
                 let mut tx = p.begin().await.map_err(dberr)?;
                 for (i, data) in events.iter().enumerate() {
-                    sqlx::query(&insert)
+                    sqlx::query(
+                        "INSERT INTO events (game_id, version, data, created_at) VALUES (?, ?, ?, ?)",
+                    )
                         .bind(id)
                         .bind(first + i as i64)
                         .bind(data)
@@ -360,7 +359,7 @@ impl Store {
                         return Err(AppendError::Db(e));
                     }
                 }
-                sqlx::query(&update)
+                sqlx::query("UPDATE games SET updated_at = ?, finished = ? WHERE id = ?")
                     .bind(now)
                     .bind(finished)
                     .bind(id)

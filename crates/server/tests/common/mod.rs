@@ -16,18 +16,18 @@ pub struct Server {
     _dir: tempfile::TempDir,
 }
 
+/// The server's own defaults (clap's), on any free port, one engine thread, data in `data`.
+fn serve_args(data: std::path::PathBuf) -> menagerie_server::ServeArgs {
+    use clap::Parser as _;
+    let mut args = menagerie_server::ServeArgs::parse_from(["menagerie-server", "--port", "0"]);
+    args.data = data;
+    args.engine_threads = Some(1);
+    args
+}
+
 pub async fn start() -> Server {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let args = menagerie_server::ServeArgs {
-        port: 0,
-        bind: "127.0.0.1".into(),
-        database: None,
-        data: dir.path().join("data"),
-        engine_threads: Some(1),
-        games_per_minute: 30,
-        open_games: 100,
-        sockets_per_address: 64,
-    };
+    let args = serve_args(dir.path().join("data"));
     let running = menagerie_server::start(&args)
         .await
         .expect("the server starts");
@@ -45,16 +45,7 @@ pub async fn start() -> Server {
 /// A server on the SQLite database in the folder `data` (two servers on one folder: a
 /// restart, the second replaying every game from the database).
 pub async fn start_in(data: &std::path::Path) -> Server {
-    let args = menagerie_server::ServeArgs {
-        port: 0,
-        bind: "127.0.0.1".into(),
-        database: None,
-        data: data.to_path_buf(),
-        engine_threads: Some(1),
-        games_per_minute: 30,
-        open_games: 100,
-        sockets_per_address: 64,
-    };
+    let args = serve_args(data.to_path_buf());
     let running = menagerie_server::start(&args)
         .await
         .expect("the server starts");
@@ -69,16 +60,7 @@ pub async fn start_in(data: &std::path::Path) -> Server {
 /// A server whose state (limits, game cache) the test can reach.
 pub async fn start_with_app() -> (Server, std::sync::Arc<menagerie_server::app::App>) {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let args = menagerie_server::ServeArgs {
-        port: 0,
-        bind: "127.0.0.1".into(),
-        database: None,
-        data: dir.path().join("data"),
-        engine_threads: Some(1),
-        games_per_minute: 30,
-        open_games: 100,
-        sockets_per_address: 64,
-    };
+    let args = serve_args(dir.path().join("data"));
     let running = menagerie_server::start(&args)
         .await
         .expect("the server starts");
