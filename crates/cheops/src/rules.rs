@@ -235,25 +235,24 @@ impl Rules {
                     let first = legs[color].len() as u32;
                     let (f, r) = (file[s] as i32, rank[s] as i32);
                     for comp in &sides[color] {
-                        let flags = u8::from(comp.rider) * LEG_RIDER
-                            | u8::from(comp.hopper) * LEG_HOPPER
-                            | u8::from(comp.moves) * LEG_MOVES
-                            | u8::from(comp.captures) * LEG_CAPTURES
-                            | u8::from(comp.rect) * LEG_RECT;
+                        let flag = |on: bool, bit: u8| if on { bit } else { 0 };
+                        let flags = flag(comp.rider, LEG_RIDER)
+                            | flag(comp.hopper, LEG_HOPPER)
+                            | flag(comp.moves, LEG_MOVES)
+                            | flag(comp.captures, LEG_CAPTURES)
+                            | flag(comp.rect, LEG_RECT);
                         for &(ox, oy) in &comp.offsets {
                             let (ox, oy) = (ox as i32, oy as i32);
                             let start = leg_squares.len() as u32;
-                            let mut k = 1;
-                            while (ox, oy) != (0, 0) {
+                            // A null offset reaches nothing (and would never end a ride).
+                            let mut k = i32::from(ox != 0 || oy != 0);
+                            while k > 0 {
                                 let (x, y) = (f + k * ox, r + k * oy);
                                 if x < 0 || y < 0 || x >= n as i32 || y >= n as i32 {
                                     break;
                                 }
                                 leg_squares.push((y * n as i32 + x) as u8);
-                                if !comp.rider {
-                                    break;
-                                }
-                                k += 1;
+                                k = if comp.rider { k + 1 } else { 0 };
                             }
                             let count = leg_squares.len() as u32 - start;
                             if count > 0 {
