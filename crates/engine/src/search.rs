@@ -1162,20 +1162,20 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         let killers = self.killers[ply];
         scored.clear();
         scored.extend(moves.iter().map(|&m| {
-                let noisy = pos.is_noisy(m);
-                let s = if Some(m) == hash_move {
-                    1 << 30
-                } else if noisy {
-                    (1 << 24) + self.eval.move_hint(pos, m)
-                } else if Some(m) == killers[0] {
-                    1 << 22
-                } else if Some(m) == killers[1] {
-                    (1 << 22) - 1
-                } else {
-                    self.history[history_slot(&m)]
-                };
-                (s, m, noisy)
-            }));
+            let noisy = pos.is_noisy(m);
+            let s = if Some(m) == hash_move {
+                1 << 30
+            } else if noisy {
+                (1 << 24) + self.eval.move_hint(pos, m)
+            } else if Some(m) == killers[0] {
+                1 << 22
+            } else if Some(m) == killers[1] {
+                (1 << 22) - 1
+            } else {
+                self.history[history_slot(&m)]
+            };
+            (s, m, noisy)
+        }));
 
         let alpha_orig = alpha;
         let mut best = -INFINITY;
@@ -1314,21 +1314,21 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         let stand_score = best;
         candidates.clear();
         candidates.extend(moves.iter().filter_map(|&m| {
-                if pos.is_noisy(m) {
-                    // Delta pruning: a capture that cannot lift the score to alpha even
-                    // with a margin is not worth a node.
-                    if !in_check {
-                        if let Some(gain) = self.eval.gain(pos, m) {
-                            if stand_score.saturating_add(gain + DELTA_MARGIN) <= alpha {
-                                return None;
-                            }
+            if pos.is_noisy(m) {
+                // Delta pruning: a capture that cannot lift the score to alpha even
+                // with a margin is not worth a node.
+                if !in_check {
+                    if let Some(gain) = self.eval.gain(pos, m) {
+                        if stand_score.saturating_add(gain + DELTA_MARGIN) <= alpha {
+                            return None;
                         }
                     }
-                    Some(((1 << 24) + self.eval.move_hint(pos, m), m))
-                } else {
-                    in_check.then_some((0, m))
                 }
-            }));
+                Some(((1 << 24) + self.eval.move_hint(pos, m), m))
+            } else {
+                in_check.then_some((0, m))
+            }
+        }));
         candidates.sort_by_key(|&(h, _)| std::cmp::Reverse(h));
         // Deep in quiescence only the most promising captures are tried: where a pawn wall
         // meets another every pawn can take, and trying all of them at every ply explodes.
@@ -1438,7 +1438,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         if stand.is_none() && pos.rule_draw() {
             return 0;
         }
-        self.quiesce_with(pos, moves, captures, alpha, beta, ply, qdepth, in_check, stand)
+        self.quiesce_with(
+            pos, moves, captures, alpha, beta, ply, qdepth, in_check, stand,
+        )
     }
 }
 

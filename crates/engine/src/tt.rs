@@ -156,7 +156,10 @@ mod tests {
         assert!(t.probe(4).is_none());
         // Updating a position keeps its move when the new result has none.
         t.store(5 + (2 << 40), None, 31, 1, Bound::Upper);
-        assert_eq!(t.probe(5 + (2 << 40)).map(|e| (e.mv, e.score)), Some((Some(3), 31)));
+        assert_eq!(
+            t.probe(5 + (2 << 40)).map(|e| (e.mv, e.score)),
+            Some((Some(3), 31))
+        );
         let w = crate::score::WIN - 5;
         assert_eq!(from_tt(to_tt(w, 3), 3), w);
         assert_eq!(from_tt(to_tt(w, 3), 1), w + 2);

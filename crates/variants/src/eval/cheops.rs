@@ -31,6 +31,13 @@ pub struct CheopsEval {
     pub master_threat: i32,
     /// Centipawns per step of centralisation of one-step pieces and Knights.
     pub centre: i32,
+    /// The material lead (centipawns) from which the leading side is rewarded for driving
+    /// the other King to the edge and bringing its own King near: without it a won Imperial
+    /// game could drift to the ply cap, every quiet move scoring the same.
+    pub mop_up_lead: i32,
+    /// Centipawns per step of that drive (the lone King's distance from the centre, and
+    /// closeness of the two Kings).
+    pub mop_up: i32,
 }
 
 impl Default for CheopsEval {
@@ -60,6 +67,8 @@ impl Default for CheopsEval {
             king_danger: 12,
             master_threat: 8,
             centre: 3,
+            mop_up_lead: 400,
+            mop_up: 6,
         }
     }
 }
@@ -96,6 +105,7 @@ impl CheopsEval {
         };
         let side_of = |c: u8| usize::from((c as char).is_ascii_lowercase());
         let mut score = [0i32; 2];
+        let mut material = [0i32; 2];
         let mut kings = [usize::MAX; 2];
         let centre = (n / 2) as i32;
         for s in 0..len {
@@ -107,6 +117,7 @@ impl CheopsEval {
             let up = (c as char).to_ascii_uppercase();
             let (f, r) = ((s % n) as i32, (s / n) as i32);
             score[side] += value(up);
+            material[side] += value(up);
             match up {
                 'K' => kings[side] = s,
                 'P' => {
@@ -180,6 +191,15 @@ impl CheopsEval {
             }
             score[side] += self.shelter * shelter.min(4) - self.king_danger * danger;
         }
+        let lead = material[0] - material[1];
+        if lead.abs() >= self.mop_up_lead && kings.iter().all(|&k| k != usize::MAX) {
+            let (strong, weak) = if lead > 0 { (0, 1) } else { (1, 0) };
+            let at = |k: usize| ((k % n) as i32, (k / n) as i32);
+            let ((sf, sr), (wf, wr)) = (at(kings[strong]), at(kings[weak]));
+            let edge = (wf - centre).abs().max((wr - centre).abs());
+            let apart = (sf - wf).abs().max((sr - wr).abs());
+            score[strong] += self.mop_up * (2 * edge + (n as i32 - 1 - apart));
+        }
         score[0] - score[1]
     }
 }
@@ -244,5 +264,38 @@ mod tests {
         }
         assert_eq!(e.value('c'), 0);
         assert!(e.value('Q') > e.value('T'));
+    }
+
+    /// With a Queen and a Tower against a bare King, the lone King in a corner and the
+    /// Kings close score better for the leader than the lone King in the centre, by exactly
+    /// the mop-up terms; with equal material nothing is added.
+    #[test]
+    fn a_clear_lead_drives_the_lone_king_to_the_edge() {
+        let e = CheopsEval::default();
+        let at = |fen: &str| {
+            let p = CheopsPosition::from_fen(Style::Common, fen).unwrap();
+            e.white_score(&p)
+        };
+        let centre = at("9/9/9/9/4k4/9/9/9/TQ2K4 w 0 1");
+        let corner = at("8k/9/9/9/9/9/9/9/TQ2K4 w 0 1");
+        // Centre: edge 0, Kings 4 apart; corner: edge 4, Kings 8 apart (n = 9).
+        let shelter_and_danger = |fen: &str| {
+            let p = CheopsPosition::from_fen(Style::Common, fen).unwrap();
+            CheopsEval {
+                mop_up: 0,
+                ..CheopsEval::default()
+            }
+            .white_score(&p)
+        };
+        assert_eq!(
+            centre - shelter_and_danger("9/9/9/9/4k4/9/9/9/TQ2K4 w 0 1"),
+            e.mop_up * (8 - 4)
+        );
+        assert_eq!(
+            corner - shelter_and_danger("8k/9/9/9/9/9/9/9/TQ2K4 w 0 1"),
+            e.mop_up * (2 * 4 + (8 - 8))
+        );
+        let even = "4k4/4q4/9/9/9/9/9/4Q4/4K4 w 0 1";
+        assert_eq!(at(even), shelter_and_danger(even));
     }
 }
