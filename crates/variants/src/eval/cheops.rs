@@ -489,7 +489,7 @@ mod tests {
         };
         let centre = at("9/9/9/9/4k4/9/9/9/TQ2K4 w 0 1");
         let corner = at("8k/9/9/9/9/9/9/9/TQ2K4 w 0 1");
-        // Centre: edge 0, Kings 4 apart; corner: edge 4, Kings 8 apart (n = 9).
+        // Centre: edge 0, Kings 4 apart (8 - 4); corner: edge 4, Kings 8 apart (8 - 8 = 0).
         let shelter_and_danger = |fen: &str| {
             let p = CheopsPosition::from_fen(Style::Common, fen).unwrap();
             CheopsEval {
@@ -504,7 +504,7 @@ mod tests {
         );
         assert_eq!(
             corner - shelter_and_danger("8k/9/9/9/9/9/9/9/TQ2K4 w 0 1"),
-            e.mop_up * (2 * 4 + (8 - 8))
+            e.mop_up * 2 * 4
         );
         let even = "4k4/4q4/9/9/9/9/9/4Q4/4K4 w 0 1";
         assert_eq!(at(even), shelter_and_danger(even));
