@@ -302,6 +302,11 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     pv: Vec<Vec<P::Move>>,
     counts: Vec<usize>,
     path: Vec<u64>,
+    /// Where in `path` the last null move stands: positions before it cannot repeat, as
+    /// the pass is no real move.
+    rep_floor: usize,
+    /// Whether the position at each ply was reached by a null move (no two in a row).
+    after_null: Vec<bool>,
     nodes: u64,
     seldepth: usize,
     stop: Arc<AtomicBool>,
@@ -355,6 +360,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             counts: vec![0; MAX_PLY + 1],
             path: Vec::new(),
+            rep_floor: 0,
+            after_null: vec![false; MAX_PLY + 2],
             nodes: 0,
             seldepth: 0,
             stop: Arc::new(AtomicBool::new(false)),
@@ -793,6 +800,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     /// Sets the budgets of a new search from `limits`, saturating any that would overflow.
     fn begin(&mut self, limits: &Limits) {
         self.nodes = 0;
+        self.rep_floor = 0;
         self.stopped = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
         self.deadline = limits.movetime.and_then(|t| self.start.checked_add(t));
@@ -852,8 +860,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     fn is_repetition(&self) -> bool {
         let n = self.path.len();
         let key = self.path[n - 1];
-        // Same side to move: every second earlier position.
-        self.path[..n - 1]
+        // Same side to move: every second earlier position, back to the last null move.
+        self.path[self.rep_floor.min(n - 1)..n - 1]
             .iter()
             .rev()
             .skip(1)
@@ -944,6 +952,37 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             return self.eval.evaluate(pos, self.mobility(ply));
         }
         let hash_move = tt_move.filter(|m| moves.contains(m));
+        let static_eval = (!in_check).then(|| self.eval.evaluate(pos, self.mobility(ply)));
+        // Null-move pruning: when passing still holds beta after a shallower search, some
+        // real move will too. The position refuses the pass where that reasoning fails
+        // (in check, zugzwang-prone material); never at the root, in a PV node, twice in a
+        // row, or against a forced result.
+        if !pv_node
+            && ply > 0
+            && depth >= 3
+            && !self.after_null[ply]
+            && !is_win_score(beta)
+            && static_eval.is_some_and(|e| e >= beta)
+        {
+            if let Some(null) = pos.null_move() {
+                let r = 3 + depth / 4;
+                let floor = self.rep_floor;
+                self.path.push(null.key());
+                self.rep_floor = self.path.len() - 1;
+                self.after_null[ply + 1] = true;
+                let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
+                self.after_null[ply + 1] = false;
+                self.rep_floor = floor;
+                self.path.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    // A mate found after a pass is no proof of one after a real move.
+                    return if is_win_score(s) { beta } else { s };
+                }
+            }
+        }
 
         let killers = self.killers[ply];
         let mut scored: Vec<(i32, P::Move, bool)> = moves
