@@ -47,6 +47,10 @@ pub const QS_NARROW_WIDTH: usize = 4;
 pub const QS_CHECK_DEPTH: usize = 2;
 /// The margin of delta pruning: a capture whose gain plus this cannot reach alpha is skipped.
 pub const DELTA_MARGIN: i32 = 200;
+/// Reverse futility pruning acts at this depth and below.
+const RFP_DEPTH: i32 = 6;
+/// Reverse futility pruning's margin per ply of depth, in centipawns.
+const RFP_MARGIN: i32 = 90;
 /// The clock is read once every this many nodes, a power of two (the node limit and the stop signal are
 /// checked at every node).
 const TIME_CHECK_NODES: u64 = 256;
@@ -953,6 +957,15 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         }
         let hash_move = tt_move.filter(|m| moves.contains(m));
         let static_eval = (!in_check).then(|| self.eval.evaluate(pos, self.mobility(ply)));
+        // Reverse futility pruning: near the horizon, a static score this far above beta
+        // will not fall below it in the few plies left.
+        if !pv_node && ply > 0 && depth <= RFP_DEPTH && !is_win_score(beta) {
+            if let Some(e) = static_eval {
+                if e - RFP_MARGIN * depth >= beta {
+                    return e;
+                }
+            }
+        }
         // Null-move pruning: when passing still holds beta after a shallower search, some
         // real move will too. The position refuses the pass where that reasoning fails
         // (in check, zugzwang-prone material); never at the root, in a PV node, twice in a
