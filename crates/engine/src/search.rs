@@ -311,6 +311,10 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     rep_floor: usize,
     /// Whether the position at each ply was reached by a null move (no two in a row).
     after_null: Vec<bool>,
+    /// The static score at each ply of the current line (`None` in check).
+    evals: Vec<Option<i32>>,
+    /// Late-move reductions by depth and move number, `ln d · ln i / 2.25` rounded down.
+    lmr: Vec<[u8; 64]>,
     nodes: u64,
     seldepth: usize,
     stop: Arc<AtomicBool>,
@@ -366,6 +370,18 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             path: Vec::new(),
             rep_floor: 0,
             after_null: vec![false; MAX_PLY + 2],
+            evals: vec![None; MAX_PLY + 2],
+            lmr: (0..64)
+                .map(|d| {
+                    let mut row = [0u8; 64];
+                    for (i, r) in row.iter_mut().enumerate().skip(1) {
+                        if d > 0 {
+                            *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
+                        }
+                    }
+                    row
+                })
+                .collect(),
             nodes: 0,
             seldepth: 0,
             stop: Arc::new(AtomicBool::new(false)),
@@ -957,6 +973,14 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         }
         let hash_move = tt_move.filter(|m| moves.contains(m));
         let static_eval = (!in_check).then(|| self.eval.evaluate(pos, self.mobility(ply)));
+        self.evals[ply] = static_eval;
+        // Whether the side to move stands better than two plies ago: if not, its late
+        // moves are reduced more.
+        let improving = match (static_eval, ply.checked_sub(2).map(|p| self.evals[p])) {
+            (Some(e), Some(Some(before))) => e > before,
+            (Some(_), _) => true,
+            (None, _) => false,
+        };
         // Reverse futility pruning: near the horizon, a static score this far above beta
         // will not fall below it in the few plies left.
         if !pv_node && ply > 0 && depth <= RFP_DEPTH && !is_win_score(beta) {
@@ -1045,8 +1069,14 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 let quiet = !noisy && !in_check && !gives_check;
                 let is_killer = Some(mv) == killers[0] || Some(mv) == killers[1];
                 // Never reduce at the root, so a short forced win is always seen at its depth.
-                let r = if ply > 0 && depth >= 3 && i >= 3 && quiet && !is_killer {
-                    1 + i32::from(i >= 10 && depth >= 5)
+                // Elsewhere late quiet moves are reduced by the logarithms of depth and move
+                // number: less in PV nodes and for killers, more when not improving.
+                let r = if ply > 0 && depth >= 3 && i >= 2 && quiet {
+                    let r = i32::from(self.lmr[depth.min(63) as usize][i.min(63)])
+                        - i32::from(pv_node)
+                        - i32::from(is_killer)
+                        + i32::from(!improving);
+                    r.clamp(0, new_depth - 1)
                 } else {
                     0
                 };
