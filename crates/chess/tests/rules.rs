@@ -219,11 +219,19 @@ fn a_null_move_passes_and_is_refused_where_unsound() {
     // The en passant square goes; the key is the one the position string gives.
     assert_eq!(n.fen(), "r3k2r/8/8/3pP3/8/8/8/R3K2R b KQkq - 1 10");
     assert_eq!(n.key(), Chess::from_fen(&n.fen()).unwrap().key());
-    assert_eq!(n.null_move().expect("back").key(), Chess::from_fen("r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq - 2 11").unwrap().key());
+    assert_eq!(
+        n.null_move().expect("back").key(),
+        Chess::from_fen("r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq - 2 11")
+            .unwrap()
+            .key()
+    );
     // In check, or with only King and Pawns: no pass.
     let check = Chess::from_fen("4k3/8/8/8/8/8/4r3/R3K3 w - - 0 1").unwrap();
     assert!(check.null_move().is_none());
     let pawns = Chess::from_fen("4k3/4p3/8/8/8/8/4P3/4K2N b - - 0 1").unwrap();
     assert!(pawns.null_move().is_none());
-    assert!(Chess::from_fen("4k3/4p3/8/8/8/8/4P3/4K2N w - - 0 1").unwrap().null_move().is_some());
+    assert!(Chess::from_fen("4k3/4p3/8/8/8/8/4P3/4K2N w - - 0 1")
+        .unwrap()
+        .null_move()
+        .is_some());
 }

@@ -51,6 +51,14 @@ pub const DELTA_MARGIN: i32 = 200;
 const RFP_DEPTH: i32 = 6;
 /// Reverse futility pruning's margin per ply of depth, in centipawns.
 const RFP_MARGIN: i32 = 90;
+/// Late-move pruning acts at this depth and below.
+const LMP_DEPTH: i32 = 4;
+/// Futility pruning acts at this depth and below.
+const FUTILITY_DEPTH: i32 = 5;
+/// Futility pruning's margin: this much plus [`FUTILITY_MARGIN`] per ply of depth.
+const FUTILITY_BASE: i32 = 100;
+/// Futility pruning's margin per ply of depth, in centipawns.
+const FUTILITY_MARGIN: i32 = 80;
 /// The clock is read once every this many nodes, a power of two (the node limit and the stop signal are
 /// checked at every node).
 const TIME_CHECK_NODES: u64 = 256;
@@ -1007,7 +1015,15 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 self.path.push(null.key());
                 self.rep_floor = self.path.len() - 1;
                 self.after_null[ply + 1] = true;
-                let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
+                let s = -self.negamax(
+                    &null,
+                    depth - 1 - r,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                    false,
+                );
                 self.after_null[ply + 1] = false;
                 self.rep_floor = floor;
                 self.path.pop();
@@ -1044,6 +1060,14 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
+        // Shallow non-PV nodes not in check may skip quiet moves: the late ones (late-move
+        // pruning) and all of them when the static score is far below alpha (futility).
+        let prune_quiets = ply > 0 && !pv_node && !in_check;
+        let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+        let futile = static_eval.is_some_and(|e| {
+            depth <= FUTILITY_DEPTH && e + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+        });
+        let mut quiets_tried = 0;
         for i in 0..scored.len() {
             // Selection sort: a cut-off usually comes early, so sorting everything is waste.
             let j = (i..scored.len()).max_by_key(|&k| scored[k].0).unwrap_or(i);
@@ -1053,6 +1077,19 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             child.play(mv);
             self.path.push(child.key());
             let gives_check = child.is_check();
+            if !noisy && !gives_check {
+                // The first move is always searched, and nothing is skipped while every
+                // move so far loses by force (a later one may escape).
+                if prune_quiets
+                    && i > 0
+                    && best > -WIN_BOUND
+                    && ((depth <= LMP_DEPTH && quiets_tried >= lmp_limit) || futile)
+                {
+                    self.path.pop();
+                    continue;
+                }
+                quiets_tried += 1;
+            }
             let extension = i32::from(gives_check && ply < 2 * depth as usize + 4);
             let new_depth = depth - 1 + extension;
             let score = if i == 0 {

@@ -232,11 +232,7 @@ pub fn run(
             on_game(last, &summary)?;
         }
         let unit_done = !config.paired || number % 2 == 0;
-        if unit_done
-            && summary
-                .sprt
-                .is_some_and(|s| s.verdict != Verdict::Continue)
-        {
+        if unit_done && summary.sprt.is_some_and(|s| s.verdict != Verdict::Continue) {
             break;
         }
     }

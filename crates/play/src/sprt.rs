@@ -270,10 +270,15 @@ mod tests {
         assert_eq!(first_h1, Some(MIN_UNITS as usize));
         // An unfinished pair does not count in the pentanomial.
         let s = t.status(&[1.0, 0.0, 1.0], true);
-        assert_eq!(Tally::from_fractions(&[1.0, 0.0, 1.0], true).pentanomial, [0, 0, 1, 0, 0]);
+        assert_eq!(
+            Tally::from_fractions(&[1.0, 0.0, 1.0], true).pentanomial,
+            [0, 0, 1, 0, 0]
+        );
         assert!(close(s.llr, t.llr(&PENTANOMIAL, &[0, 0, 1, 0, 0])));
         // Losing steadily: H0.
-        let losses: Vec<f64> = (0..200).map(|i| if i % 3 == 0 { 0.5 } else { 0.0 }).collect();
+        let losses: Vec<f64> = (0..200)
+            .map(|i| if i % 3 == 0 { 0.5 } else { 0.0 })
+            .collect();
         assert_eq!(t.status(&losses, true).verdict, Verdict::H0);
         assert_eq!(t.status(&losses, false).verdict, Verdict::H0);
     }
