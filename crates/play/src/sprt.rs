@@ -224,8 +224,11 @@ mod tests {
         let llr = t.llr(&TRINOMIAL, &[5, 5, 10]);
         assert!(close(llr, by_hand), "{llr} vs {by_hand}");
         assert!(close(llr, 0.197_225_016_626_811), "{llr}");
-        // Losing more than winning drives the LLR down.
-        assert!(t.llr(&TRINOMIAL, &[10, 5, 5]) < -0.5);
+        // The mirror image (mean 0.375) drives the LLR down, by 20 (s1 − s0)(0.75 − s0 − s1)
+        // / (2 · 0.171875).
+        let mirror = 20.0 * (s1 - 0.5) * (0.75 - 0.5 - s1) / (2.0 * 0.171_875);
+        assert!(close(t.llr(&TRINOMIAL, &[10, 5, 5]), mirror));
+        assert!(mirror < -0.2);
         assert_eq!(t.llr(&TRINOMIAL, &[0, 0, 0]), 0.0);
     }
 
