@@ -10,7 +10,13 @@ use menagerie_core::{BitBoard, Color};
 impl CheopsPosition {
     /// Whether the active piece `c` on `s` attacks `t` (7.5): it could capture a capturable
     /// enemy piece there, with every blocking and Castle rule.
+    #[inline]
     pub(crate) fn attacks(&self, s: usize, c: u8, t: usize) -> bool {
+        self.attacks_past(s, c, t, usize::MAX)
+    }
+
+    /// [`Self::attacks`] as if the square `gap` were empty (a King stepping off it).
+    pub(crate) fn attacks_past(&self, s: usize, c: u8, t: usize, gap: usize) -> bool {
         let r: &Rules = &self.rules;
         let role = self.move_role(s, c);
         let color = cell_color(c);
@@ -61,7 +67,7 @@ impl CheopsPosition {
                         ok = false;
                         break;
                     }
-                    if self.board[q] != 0 {
+                    if self.board[q] != 0 && q != gap {
                         if !comp.hopper || screens == 1 || self.active_bastions().has(sqb(q)) {
                             ok = false;
                             break;
@@ -99,33 +105,126 @@ impl CheopsPosition {
         false
     }
 
-    /// The squares where a move's change makes the play-on-a-copy test necessary: every
-    /// square whose occupant can change an attack on the mover's King (`Rules::lines`), and
-    /// the blocks of the Castles (a change there can arrest, release, activate or end one).
-    #[inline]
-    pub(crate) fn guarded_squares(&self) -> Bits {
+    /// Whether `side` attacks `to` once the enemy King has stepped there from `from` (a
+    /// capture on `to` removes its piece); the Castles must be untouched by the step.
+    fn attacked_after_king_step(&self, side: Color, from: usize, to: usize) -> bool {
         let r: &Rules = &self.rules;
-        let me = self.turn;
-        let mut guard = r.lines[me.other().index()][self.kings[me.index()] as usize];
-        for c in self.castles() {
-            guard |= r.block[c.chair as usize];
+        let len = r.n * r.n;
+        let reach = &r.reach[side.index()];
+        let mut pieces = self.occ[side.index()] & !self.frozen & r.lines[side.index()][to];
+        while let Some(s) = pieces.pop_first() {
+            let i = s.index();
+            if i == to {
+                continue;
+            }
+            let c = self.board[i];
+            let role = self.move_role(i, c);
+            if reach[role * len + to].has(s) && self.attacks_past(i, c, to, from) {
+                return true;
+            }
         }
-        guard
+        false
     }
 
-    /// Whether `mv` is legal without playing it, when that can be told for sure: the side to
-    /// move is not in check (`guard` is then [`Self::guarded_squares`]) and `mv` is an ordinary
-    /// move by a piece other than the King that neither leaves nor enters a guarded square
-    /// nor can form a Castle. Then every enemy piece that could attack the King keeps its
-    /// path, its activity and the Castle rules it meets, so the King stays unattacked
-    /// (7.5). Anything else returns false and is tested by playing it.
+    /// The squares where a move's change makes the play-on-a-copy test necessary, or `None`
+    /// when the side to move is in check (then every move is played on a copy).
+    ///
+    /// Only enemy pieces that could ever capture on the King's square from where they stand
+    /// (`Rules::reach`) can attack it, and whether one of them does depends on the board
+    /// only through the squares strictly between it and the King along a rider's line
+    /// (a leaper's attack does not depend on what stands anywhere; a leg's rectangle matters
+    /// only for the Castles' closure). Emptying such a square can open a line or leave a
+    /// Master's screen alone, so a move may not *leave* one unseen; filling one can only
+    /// block a plain rider, but it can give a Master its screen, so a move may not *enter* a
+    /// square between a Master (any hopping rider) and the King. A capture leaves its square
+    /// occupied. The blocks of the Castles are guarded both ways (a change there can arrest,
+    /// release, activate or end one, which changes who is active and which squares are
+    /// closed).
     #[inline]
-    pub(crate) fn surely_legal(&self, mv: &CheopsMove, guard: &Bits) -> bool {
-        mv.kind == TurnKind::Move
-            && mv.from != self.kings[self.turn.index()]
-            && !guard.has(sqb(mv.from as usize))
-            && !guard.has(sqb(mv.to as usize))
-            && !self.may_form_castle(mv)
+    pub(crate) fn guard(&self) -> Option<Guard> {
+        let r: &Rules = &self.rules;
+        let me = self.turn;
+        let them = me.other();
+        let king = self.kings[me.index()] as usize;
+        let len = r.n * r.n;
+        let reach = &r.reach[them.index()];
+        let mut blocks = Bits::EMPTY;
+        for c in self.castles() {
+            blocks |= r.block[c.chair as usize];
+        }
+        let mut guard = Guard {
+            leave: blocks,
+            enter: blocks,
+            blocks,
+        };
+        let (kf, kr) = (r.file[king] as i32, r.rank[king] as i32);
+        let mut pieces = self.occ[them.index()] & !self.frozen & r.lines[them.index()][king];
+        while let Some(a) = pieces.pop_first() {
+            let s = a.index();
+            let c = self.board[s];
+            let role = self.move_role(s, c);
+            if !reach[role * len + king].has(a) {
+                continue;
+            }
+            if self.attacks(s, c, king) {
+                return None;
+            }
+            let (dx, dy) = (kf - r.file[s] as i32, kr - r.rank[s] as i32);
+            for comp in &r.comps[role][them.index()] {
+                if !comp.captures || !comp.rider {
+                    continue;
+                }
+                for &(ox, oy) in &comp.offsets {
+                    let Some(k) = steps_along(dx, dy, ox as i32, oy as i32) else {
+                        continue;
+                    };
+                    let (f, rk) = (r.file[s] as i32, r.rank[s] as i32);
+                    for i in 1..k {
+                        let q =
+                            sqb(((rk + i * oy as i32) * r.n as i32 + f + i * ox as i32) as usize);
+                        guard.leave.set(q);
+                        if comp.hopper {
+                            guard.enter.set(q);
+                        }
+                    }
+                }
+            }
+        }
+        Some(guard)
+    }
+
+    /// Whether `mv` is legal, when that can be told without playing it; `None` when it must
+    /// be played on a copy. The side to move is not in check (`guard` is then
+    /// [`Self::guard`]'s).
+    ///
+    /// * An ordinary move by a piece other than the King that neither leaves nor enters a
+    ///   guarded square is legal: every enemy piece that could attack the King keeps its
+    ///   path, its activity and the Castle rules it meets, so the King stays unattacked
+    ///   (7.5). A Castle the move forms (9.2) changes nothing here: its block touches no
+    ///   existing Castle, so no Castle is left or abandoned and no arrestee released, and a
+    ///   new Castle only takes away (its bastions and arrestees attack nothing, C1 closes
+    ///   squares, C2 takes screens, C4 shields a chair), so it never makes an attack.
+    /// * An ordinary King step outside the Castles' blocks is legal when no enemy piece
+    ///   attacks its landing square with the King's old square empty and the piece it takes
+    ///   gone: nothing else changes (no Castle is entered, left, abandoned or formed).
+    #[inline]
+    pub(crate) fn quick_legality(&self, mv: &CheopsMove, guard: &Guard) -> Option<bool> {
+        if mv.kind != TurnKind::Move {
+            return None;
+        }
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        if mv.from == self.kings[self.turn.index()] {
+            // (A piece table may make the King a Rook, a pillar or a promoting piece.)
+            if guard.blocks.has(sqb(from))
+                || guard.blocks.has(sqb(to))
+                || mv.promo != NONE
+                || self.may_form_castle(mv)
+            {
+                return None;
+            }
+            return Some(!self.attacked_after_king_step(self.turn.other(), from, to));
+        }
+        (!guard.leave.has(sqb(from)) && !guard.enter.has(sqb(to))).then_some(true)
     }
 
     /// Whether the move `mv` could complete a Castle's foundation (9.2): its piece lands as a
@@ -145,18 +244,13 @@ impl CheopsPosition {
         if !r.is(role, class::ROOK | class::PILLAR) {
             return false;
         }
+        // The other three corners of a foundation around `to` all hold the mover's pieces,
+        // the moving piece not counted (from tables: this ran for every Rook's move).
         let mine = self.occ[self.turn.index()];
-        let (f, rk) = (r.file[to] as i32, r.rank[to] as i32);
-        [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+        let count = r.foundation_count[to] as usize;
+        r.foundations[to][..count]
             .iter()
-            .any(|&(dx, dy)| {
-                r.sq(f + dx, rk + dy).is_some_and(|ch| {
-                    r.chair_ok(ch)
-                        && r.corners(ch)
-                            .iter()
-                            .all(|&q| q == to || (q != from && mine.has(sqb(q))))
-                })
-            })
+            .any(|&mates| mates & mine == mates && !mates.has(sqb(from)))
     }
 
     /// Whether `side`'s King is attacked.
@@ -172,4 +266,33 @@ impl CheopsPosition {
         next.apply(mv);
         !next.in_check(self.turn)
     }
+}
+
+/// The squares where a move's change can alter an attack on the mover's King
+/// ([`CheopsPosition::guard`]).
+pub(crate) struct Guard {
+    /// A move leaving one of these is played on a copy.
+    leave: Bits,
+    /// A move entering one of these is played on a copy.
+    enter: Bits,
+    /// The blocks of the Castles.
+    blocks: Bits,
+}
+
+/// How many steps of `(ox, oy)` lead from a square to one `(dx, dy)` away: `Some(k)` with
+/// `k >= 1` when it lies on that ray.
+#[inline(always)]
+fn steps_along(dx: i32, dy: i32, ox: i32, oy: i32) -> Option<i32> {
+    let k = if ox != 0 {
+        if dx % ox != 0 {
+            return None;
+        }
+        dx / ox
+    } else {
+        if dx != 0 || oy == 0 || dy % oy != 0 {
+            return None;
+        }
+        dy / oy
+    };
+    (k >= 1 && k * ox == dx && k * oy == dy).then_some(k)
 }

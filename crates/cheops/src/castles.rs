@@ -214,7 +214,14 @@ impl CheopsPosition {
         let mut chairs = [usize::MAX; 16];
         let mut n = 0;
         for &s in changed {
-            if s == usize::MAX {
+            // Every corner of a foundation holds a Rook or a pillar (9.2): a changed square
+            // that is now empty or holds anything else completes none.
+            if s == usize::MAX
+                || self.board[s] == 0
+                || !self
+                    .rules
+                    .is(cell_role(self.board[s]), class::ROOK | class::PILLAR)
+            {
                 continue;
             }
             let (f, rk) = (self.rules.file[s] as i32, self.rules.rank[s] as i32);

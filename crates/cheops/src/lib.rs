@@ -54,7 +54,7 @@ pub mod rules;
 pub mod view;
 
 pub use pieces::{default_pieces, load_pieces, PieceFileError, PieceTable, DEFAULT_PIECES};
-pub use position::{Castle, CheopsMove, CheopsPosition, TurnKind};
+pub use position::{Castle, CheopsMove, CheopsPosition, LetterBoard, TurnKind};
 pub use rules::{Settings, Style};
 pub use view::PlayerView;
 

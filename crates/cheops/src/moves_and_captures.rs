@@ -6,7 +6,7 @@
 use crate::order_of_events::TurnEffects;
 use crate::pieces::{class, CIVILIAN, DEPUTY, KING};
 use crate::position::{cell, cell_color, cell_role, sqb, CheopsMove, CheopsPosition, NONE};
-use crate::rules::{Bits, Rules};
+use crate::rules::{Bits, Rules, LEG_CAPTURES, LEG_HOPPER, LEG_MOVES, LEG_RECT, LEG_RIDER};
 use menagerie_core::{BitBoard, Color};
 
 impl CheopsPosition {
@@ -30,65 +30,66 @@ impl CheopsPosition {
         let me = self.turn;
         let passes = r.is(role, class::PASSES_CASTLES);
         let closed = self.closed_for(s, passes);
+        // With no Castle closed to this piece no leg can be closed (most positions).
+        let open = closed.is_empty();
         let act_bastions = if self.any_active() {
             self.active_bastions()
         } else {
             Bits::EMPTY
         };
-        let (f, rk) = (r.file[s] as i32, r.rank[s] as i32);
-        for comp in &r.comps[role][me.index()] {
-            for &(ox, oy) in &comp.offsets {
-                let (ox, oy) = (ox as i32, oy as i32);
-                if !comp.rider {
-                    let Some(t) = r.sq(f + ox, rk + oy) else {
-                        continue;
-                    };
-                    if self.leg_closed(s, t, &closed, comp.rect) {
-                        continue;
-                    }
-                    if self.board[t] == 0 {
-                        if comp.moves {
-                            self.emit(s, t, c, false, out);
-                        }
-                    } else if comp.captures
-                        && self.capturable(t, me)
-                        && !self.chair_shielded(s, t, passes)
-                    {
-                        self.emit(s, t, c, true, out);
-                    }
+        let promotes = r.is(cell_role(c), class::PROMOTES);
+        let emit = |t: usize, capture: bool, out: &mut Vec<CheopsMove>| {
+            if promotes {
+                self.emit(s, t, c, capture, out);
+            } else {
+                out.push(CheopsMove::new(crate::position::TurnKind::Move, s, t));
+            }
+        };
+        for leg in r.legs_of(role, me, s) {
+            let squares = r.leg_squares(leg);
+            let rect = leg.flags & LEG_RECT != 0;
+            let (moves, captures) = (leg.flags & LEG_MOVES != 0, leg.flags & LEG_CAPTURES != 0);
+            if leg.flags & LEG_RIDER == 0 {
+                let t = squares[0] as usize;
+                if !open && self.leg_closed(s, t, &closed, rect) {
                     continue;
                 }
-                let mut prev = s;
-                let mut screened = false;
-                let mut k = 1;
-                while let Some(t) = r.sq(f + k * ox, rk + k * oy) {
-                    if self.leg_closed(prev, t, &closed, comp.rect) {
-                        break;
+                if self.board[t] == 0 {
+                    if moves {
+                        emit(t, false, out);
                     }
-                    let occupied = self.board[t] != 0;
-                    if comp.hopper && !screened {
-                        if occupied {
-                            if act_bastions.has(sqb(t)) {
-                                break;
-                            }
-                            screened = true;
-                        }
-                    } else if !occupied {
-                        if comp.moves {
-                            self.emit(s, t, c, false, out);
-                        }
-                    } else {
-                        if comp.captures
-                            && self.capturable(t, me)
-                            && !self.chair_shielded(s, t, passes)
-                        {
-                            self.emit(s, t, c, true, out);
-                        }
-                        break;
-                    }
-                    prev = t;
-                    k += 1;
+                } else if captures && self.capturable(t, me) && !self.chair_shielded(s, t, passes) {
+                    emit(t, true, out);
                 }
+                continue;
+            }
+            let hopper = leg.flags & LEG_HOPPER != 0;
+            let mut prev = s;
+            let mut screened = false;
+            for &t in squares {
+                let t = t as usize;
+                if !open && self.leg_closed(prev, t, &closed, rect) {
+                    break;
+                }
+                let occupied = self.board[t] != 0;
+                if hopper && !screened {
+                    if occupied {
+                        if act_bastions.has(sqb(t)) {
+                            break;
+                        }
+                        screened = true;
+                    }
+                } else if !occupied {
+                    if moves {
+                        emit(t, false, out);
+                    }
+                } else {
+                    if captures && self.capturable(t, me) && !self.chair_shielded(s, t, passes) {
+                        emit(t, true, out);
+                    }
+                    break;
+                }
+                prev = t;
             }
         }
     }

@@ -147,6 +147,24 @@ pub struct CheopsPosition {
     pub(crate) draw_accepted: bool,
 }
 
+/// The board letters of a position ([`CheopsPosition::letter_board`]).
+#[derive(Clone, Copy)]
+pub struct LetterBoard<'a> {
+    cells: &'a [u8; MAX_SQUARES],
+    letters: &'a [u8; 32],
+}
+
+impl LetterBoard<'_> {
+    /// The letter on square `s` (upper case White, lower case Black), 0 when it is empty or
+    /// off the board.
+    #[inline(always)]
+    pub fn at(&self, s: usize) -> u8 {
+        self.cells
+            .get(s)
+            .map_or(0, |&c| self.letters[(c & 31) as usize])
+    }
+}
+
 /// A board cell: 0 empty, else role + 1 in the low four bits and the colour in bit 4.
 #[inline(always)]
 pub(crate) fn cell(role: usize, color: Color) -> u8 {
@@ -183,6 +201,28 @@ impl CheopsPosition {
         for (o, &c) in out[..len].iter_mut().zip(&self.board[..len]) {
             *o = table[(c & 31) as usize];
         }
+    }
+
+    /// The board letters, read square by square without copying the board (for
+    /// evaluations).
+    #[inline]
+    pub fn letter_board(&self) -> LetterBoard<'_> {
+        LetterBoard {
+            cells: &self.board,
+            letters: &self.rules.cell_letters,
+        }
+    }
+
+    /// The occupied squares, both colours (public: every piece stands on the board string).
+    #[inline]
+    pub fn occupied(&self) -> Bits {
+        self.occ[0] | self.occ[1]
+    }
+
+    /// The squares `color`'s pieces stand on (bastions included).
+    #[inline]
+    pub fn occupied_by(&self, color: Color) -> Bits {
+        self.occ[color.index()]
     }
 
     /// The Castles, in chair order.
@@ -274,15 +314,20 @@ impl CheopsPosition {
         if self.draw_accepted {
             return;
         }
+        // Room for a typical position's turns at once, instead of growing by doubling.
+        out.reserve(8 * self.rules.n);
         let start = out.len();
         self.candidates(out);
-        // Out of check, most moves cannot touch the King's safety and skip the copy.
-        let guard = (!self.in_check(self.turn)).then(|| self.guarded_squares());
+        // Out of check, most moves' legality is known without playing them on a copy.
+        let guard = self.guard();
         let mut keep = start;
         for i in start..out.len() {
             let mv = out[i];
-            let sure = guard.as_ref().is_some_and(|g| self.surely_legal(&mv, g));
-            if sure || self.is_legal(&mv) {
+            let legal = match guard.as_ref().and_then(|g| self.quick_legality(&mv, g)) {
+                Some(known) => known,
+                None => self.is_legal(&mv),
+            };
+            if legal {
                 out[keep] = mv;
                 keep += 1;
             }

@@ -58,6 +58,30 @@ pub struct Comp {
     pub rect: bool,
 }
 
+/// One offset of one Betza component from one square, with the squares it reaches in order
+/// (one for a leaper, the whole ray to the edge for a rider): move generation walks these
+/// instead of computing and bounds-checking each square.
+#[derive(Clone, Copy, Debug)]
+pub struct Leg {
+    /// Where the squares start in [`Rules::leg_squares`].
+    pub start: u32,
+    /// How many squares.
+    pub len: u8,
+    /// The component's flags (`LEG_*`).
+    pub flags: u8,
+}
+
+/// [`Leg::flags`]: the component repeats its offset.
+pub const LEG_RIDER: u8 = 1;
+/// [`Leg::flags`]: the component moves and captures over exactly one screen.
+pub const LEG_HOPPER: u8 = 2;
+/// [`Leg::flags`]: the component may end on an empty square.
+pub const LEG_MOVES: u8 = 4;
+/// [`Leg::flags`]: the component may capture.
+pub const LEG_CAPTURES: u8 = 8;
+/// [`Leg::flags`]: a leap of `D`, `N` or `A` (passes over its rectangle).
+pub const LEG_RECT: u8 = 16;
+
 /// The rule options this crate reads (defaults first).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Settings {
@@ -117,6 +141,18 @@ pub struct Rules {
     pub lines: [Vec<Bits>; 2],
     /// The board letter of each board cell value (0 for empty).
     pub cell_letters: [u8; 32],
+    /// For each square `s`, the foundations (3x3 blocks whose chair may hold a Castle) with
+    /// a corner on `s`: their other three corners, the first `foundation_count[s]` entries.
+    pub foundations: Vec<[Bits; 4]>,
+    /// How many of `foundations[s]` are in use.
+    pub foundation_count: Vec<u8>,
+    /// `leg_index[color][role * len + s]`: the range of `legs[color]` of a piece of `role`
+    /// and `color` on `s`, in the order of its components and their offsets.
+    pub leg_index: [Vec<(u32, u32)>; 2],
+    /// The legs of every role, side and square (see `leg_index`).
+    pub legs: [Vec<Leg>; 2],
+    /// The squares of every leg.
+    pub leg_squares: Vec<u8>,
 }
 
 impl Rules {
@@ -169,6 +205,69 @@ impl Rules {
             overlap[role] = components_overlap(&sides[0], n as i32);
         }
         let (reach, lines) = reach_tables(&comps, n);
+        let mut foundations = vec![[Bits::EMPTY; 4]; len];
+        let mut foundation_count = vec![0u8; len];
+        for s in 0..len {
+            let (f, r) = (file[s] as i32, rank[s] as i32);
+            for (dx, dy) in [(-1, -1), (1, -1), (-1, 1), (1, 1)] {
+                let (cf, cr) = (f + dx, r + dy);
+                // A chair off the edge has no block (`block` is empty there).
+                if cf < 1 || cr < 1 || cf + 1 >= n as i32 || cr + 1 >= n as i32 {
+                    continue;
+                }
+                let chair = (cr * n as i32 + cf) as usize;
+                let mut mates = Bits::EMPTY;
+                for q in [chair - n - 1, chair - n + 1, chair + n - 1, chair + n + 1] {
+                    if q != s {
+                        mates.set(menagerie_core::Square(q as u16));
+                    }
+                }
+                foundations[s][foundation_count[s] as usize] = mates;
+                foundation_count[s] += 1;
+            }
+        }
+        let mut leg_index = [Vec::new(), Vec::new()];
+        let mut legs = [Vec::new(), Vec::new()];
+        let mut leg_squares = Vec::new();
+        for color in 0..2 {
+            for sides in &comps {
+                for s in 0..len {
+                    let first = legs[color].len() as u32;
+                    let (f, r) = (file[s] as i32, rank[s] as i32);
+                    for comp in &sides[color] {
+                        let flag = |on: bool, bit: u8| if on { bit } else { 0 };
+                        let flags = flag(comp.rider, LEG_RIDER)
+                            | flag(comp.hopper, LEG_HOPPER)
+                            | flag(comp.moves, LEG_MOVES)
+                            | flag(comp.captures, LEG_CAPTURES)
+                            | flag(comp.rect, LEG_RECT);
+                        for &(ox, oy) in &comp.offsets {
+                            let (ox, oy) = (ox as i32, oy as i32);
+                            let start = leg_squares.len() as u32;
+                            // A null offset reaches nothing (and would never end a ride).
+                            let mut k = i32::from(ox != 0 || oy != 0);
+                            while k > 0 {
+                                let (x, y) = (f + k * ox, r + k * oy);
+                                if x < 0 || y < 0 || x >= n as i32 || y >= n as i32 {
+                                    break;
+                                }
+                                leg_squares.push((y * n as i32 + x) as u8);
+                                k = if comp.rider { k + 1 } else { 0 };
+                            }
+                            let count = leg_squares.len() as u32 - start;
+                            if count > 0 {
+                                legs[color].push(Leg {
+                                    start,
+                                    len: count as u8,
+                                    flags,
+                                });
+                            }
+                        }
+                    }
+                    leg_index[color].push((first, legs[color].len() as u32));
+                }
+            }
+        }
         let mut cell_letters = [0u8; 32];
         for def in table.defs() {
             let l = def.letter as u8;
@@ -176,6 +275,11 @@ impl Rules {
             cell_letters[(def.role + 1) | 16] = l.to_ascii_lowercase();
         }
         Rules {
+            leg_index,
+            legs,
+            leg_squares,
+            foundations,
+            foundation_count,
             cell_letters,
             reach,
             lines,
@@ -193,6 +297,19 @@ impl Rules {
             deputy_steps_like_civilian,
             settings,
         }
+    }
+
+    /// The legs of a piece of `role` and `color` on `s`.
+    #[inline(always)]
+    pub fn legs_of(&self, role: usize, color: Color, s: usize) -> &[Leg] {
+        let (a, b) = self.leg_index[color.index()][role * self.n * self.n + s];
+        &self.legs[color.index()][a as usize..b as usize]
+    }
+
+    /// The squares of `leg`.
+    #[inline(always)]
+    pub fn leg_squares(&self, leg: &Leg) -> &[u8] {
+        &self.leg_squares[leg.start as usize..leg.start as usize + leg.len as usize]
     }
 
     /// Whether `role`'s moves need de-duplicating.

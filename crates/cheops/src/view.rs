@@ -98,7 +98,11 @@ impl CheopsPosition {
     /// (its [`PlayerView`]): this position first (the opponent holds no sealed papers), then
     /// one per apparent Civilian of the opponent that could be a sealed Deputy. One secret
     /// at a time: sealing every active Civilian of a side compromises them all (10.3), so
-    /// with two candidates only one can be sealed. Empty in Common, where nothing is hidden.
+    /// with two candidates only one can be sealed. With no Castle on the board there is only
+    /// this position: an appointment needs a King on the chair of an active Castle (10.1) and
+    /// Castles are permanent (9.2), so no game that reached it ever offered one (a position
+    /// string may still seal a Deputy there; the view cannot tell, and the search assumes a
+    /// game played from a setup). Empty in Common, where nothing is hidden.
     pub(crate) fn sealed_hypotheses(&self) -> Vec<CheopsPosition> {
         if self.style() != crate::Style::Imperial {
             return Vec::new();
@@ -107,6 +111,9 @@ impl CheopsPosition {
         let mut base = self.clone();
         base.papers &= self.occ[self.turn().index()];
         let mut out = vec![base.clone()];
+        if self.ncastles == 0 {
+            return out;
+        }
         let mut candidates = self.occ[opponent.index()] & !self.bastions & !self.known;
         while let Some(s) = candidates.pop_first() {
             if crate::position::cell_role(self.board[s.index()]) == crate::pieces::CIVILIAN {

@@ -185,6 +185,16 @@ impl<const N: usize> BitBoard for Wide<N> {
     fn has(self, sq: Square) -> bool {
         self.0[sq.index() / 64] >> (sq.0 % 64) & 1 != 0
     }
+    // One word, not the whole set: a whole-set read-modify-write right after a position is
+    // copied reads across the copy's stores and stalls (a tenth of a Little Cheops search).
+    #[inline(always)]
+    fn set(&mut self, sq: Square) {
+        self.0[sq.index() / 64] |= 1 << (sq.0 % 64);
+    }
+    #[inline(always)]
+    fn clear(&mut self, sq: Square) {
+        self.0[sq.index() / 64] &= !(1 << (sq.0 % 64));
+    }
     #[inline(always)]
     fn count(self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()

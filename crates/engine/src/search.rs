@@ -12,8 +12,8 @@ use crate::tt::{from_tt, to_tt, Bound, Table};
 use menagerie_core::Position;
 use std::fmt;
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The deepest the search goes, in plies from the root (extensions included).
@@ -285,6 +285,54 @@ impl<M> SearchResult<M> {
     }
 }
 
+/// What the threads of a parallel search share besides the hash table: the depth the main
+/// thread is searching, and the deepest iteration a helper has finished, which the main
+/// thread takes over instead of finishing the same depth itself (so a second thread shortens
+/// the time to a depth, not only fills the table).
+struct Shared<M> {
+    main_depth: AtomicU32,
+    /// The depth of `finished`, readable without the lock.
+    finished_depth: AtomicU32,
+    finished: Mutex<Option<Finished<M>>>,
+}
+
+/// An iteration a helper thread completed.
+#[derive(Clone)]
+struct Finished<M> {
+    depth: u32,
+    seldepth: u32,
+    score: i32,
+    pv: Vec<M>,
+}
+
+impl<M: Clone> Shared<M> {
+    fn new() -> Self {
+        Shared {
+            main_depth: AtomicU32::new(0),
+            finished_depth: AtomicU32::new(0),
+            finished: Mutex::new(None),
+        }
+    }
+
+    /// Records a helper's completed iteration when it is the deepest so far.
+    fn publish(&self, done: Finished<M>) {
+        let mut slot = self.finished.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.as_ref().is_none_or(|f| f.depth < done.depth) {
+            self.finished_depth.store(done.depth, Ordering::Release);
+            *slot = Some(done);
+        }
+    }
+
+    /// The deepest iteration a helper completed, if deeper than `depth`.
+    fn deeper_than(&self, depth: u32) -> Option<Finished<M>> {
+        if self.finished_depth.load(Ordering::Acquire) <= depth {
+            return None;
+        }
+        let slot = self.finished.lock().unwrap_or_else(|e| e.into_inner());
+        slot.as_ref().filter(|f| f.depth > depth).cloned()
+    }
+}
+
 /// The result of a search with hidden information ([`Searcher::search_hidden`]): the line
 /// reported belongs to one of the positions the side to move had to reckon with.
 #[derive(Clone, Debug)]
@@ -306,6 +354,22 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     /// In a parallel search, the nodes the helper threads have counted so far.
     helper_nodes: Option<Arc<AtomicU64>>,
     is_helper: bool,
+    /// In a parallel search, what the threads tell one another about their iterations.
+    smp: Option<Arc<Shared<P::Move>>>,
+    /// A helper's lead over the main thread's depth (0 or 1).
+    lead: u32,
+    /// The depth of the iteration under way.
+    iter_depth: u32,
+    /// Move lists kept between nodes, so a node allocates nothing (allocating at every node
+    /// was a tenth of a search, and threads contended for the allocator's locks).
+    move_pool: Vec<Vec<P::Move>>,
+    /// Ordered move lists of the main search, kept the same way.
+    scored_pool: Vec<Vec<(i32, P::Move, bool)>>,
+    /// Ordered capture lists of quiescence, kept the same way.
+    capture_pool: Vec<Vec<(i32, P::Move)>>,
+    /// The iteration under way was given up because another thread finished it (or, for
+    /// a helper, because the main thread passed it); the search goes on.
+    overtaken: bool,
     /// Root moves already reported as better lines of this iteration (MultiPV).
     root_excluded: Vec<P::Move>,
     searches: u64,
@@ -369,6 +433,13 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             helpers: Vec::new(),
             helper_nodes: None,
             is_helper: false,
+            smp: None,
+            lead: 0,
+            iter_depth: 0,
+            overtaken: false,
+            move_pool: Vec::new(),
+            scored_pool: Vec::new(),
+            capture_pool: Vec::new(),
             root_excluded: Vec::new(),
             searches: 0,
             killers: vec![[None; 2]; MAX_PLY + 1],
@@ -461,11 +532,16 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         let mut helpers = std::mem::take(&mut self.helpers);
         let done = Arc::new(AtomicBool::new(false));
         let counter = Arc::new(AtomicU64::new(0));
+        let shared = Arc::new(Shared::new());
         self.helper_nodes = Some(counter.clone());
+        self.smp = Some(shared.clone());
+        // The table's new search begins before any helper stores into it.
+        self.tt.new_search();
         let mut result = std::thread::scope(|scope| {
             for (i, h) in helpers.iter_mut().take(threads - 1).enumerate() {
                 h.stop = done.clone();
                 h.helper_nodes = Some(counter.clone());
+                h.smp = Some(shared.clone());
                 scope.spawn(move || h.search_helper(root, history, i + 1));
             }
             let r = self.search_main(root, history, limits, on_iteration);
@@ -474,6 +550,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         });
         self.helpers = helpers;
         self.helper_nodes = None;
+        self.smp = None;
         result.nodes = self.nodes + counter.load(Ordering::Relaxed);
         result
     }
@@ -491,9 +568,32 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         self.root_only.clear();
         self.root_excluded.clear();
         let root_check = root.is_check();
-        let mut depth = 1 + (index % 2) as i32;
-        while depth <= MAX_DEPTH as i32 && !self.stopped {
-            self.negamax(root, depth, -INFINITY, INFINITY, 0, true, root_check);
+        self.lead = (index % 2) as u32;
+        let mut depth = 1 + self.lead;
+        while depth <= MAX_DEPTH {
+            // Never behind the main thread: it would only search what is already known.
+            if let Some(s) = &self.smp {
+                depth = depth.max(s.main_depth.load(Ordering::Relaxed) + self.lead);
+            }
+            self.iter_depth = depth;
+            self.overtaken = false;
+            let score = self.negamax(root, depth as i32, -INFINITY, INFINITY, 0, true, root_check);
+            if self.overtaken && !self.stop.load(Ordering::Relaxed) {
+                // The main thread passed this depth: start again ahead of it.
+                self.stopped = false;
+                continue;
+            }
+            if self.stopped {
+                break;
+            }
+            if let (Some(s), Some(_)) = (&self.smp, self.pv[0].first()) {
+                s.publish(Finished {
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    score,
+                    pv: self.pv[0].clone(),
+                });
+            }
             depth += 1;
         }
         if let Some(c) = &self.helper_nodes {
@@ -521,7 +621,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         self.start = Instant::now();
         self.begin(limits);
         self.searches = self.searches.wrapping_add(1);
-        self.tt.new_search();
+        if self.smp.is_none() {
+            self.tt.new_search();
+        }
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.iter_mut().for_each(|h| *h /= 8);
         // Only the last 100 plies can repeat under any move-count rule we know of.
@@ -556,7 +658,19 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         .min(moves.len());
         let root_check = root.is_check();
         let mut lines: Vec<Iteration<P::Move>> = Vec::new();
-        'deepen: for depth in 1..=max_depth {
+        // With threads, a deeper iteration a helper finished is taken over (one line, no
+        // fixed depth, every root move allowed: helpers search them all).
+        let adopt = self.smp.is_some()
+            && searched == 1
+            && limits.depth.is_none()
+            && self.root_only.is_empty();
+        let mut depth = 1;
+        'deepen: while depth <= max_depth {
+            if let Some(s) = &self.smp {
+                s.main_depth.store(depth, Ordering::Relaxed);
+            }
+            self.iter_depth = if adopt { depth } else { 0 };
+            self.overtaken = false;
             let mut found: Vec<Iteration<P::Move>> = Vec::with_capacity(searched);
             self.root_excluded.clear();
             for _ in 0..searched {
@@ -564,6 +678,15 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 self.root_best = None;
                 let score =
                     self.negamax(root, depth as i32, -INFINITY, INFINITY, 0, true, root_check);
+                if self.overtaken {
+                    // A helper finished this depth first: its line stands for this one.
+                    self.stopped = false;
+                    self.overtaken = false;
+                    if let Some(line) = self.finished_by_helper(depth - 1) {
+                        found.push(line);
+                    }
+                    break;
+                }
                 if self.stopped {
                     // An unfinished first iteration still found something better than
                     // nothing: its best line if one is complete, else the best move so far.
@@ -597,9 +720,18 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 });
             }
             self.root_excluded.clear();
+            if adopt {
+                if let Some(line) = self.finished_by_helper(found.first().map_or(0, |l| l.depth)) {
+                    if let Some(own) = found.first() {
+                        on_iteration(own);
+                    }
+                    found = vec![line];
+                }
+            }
             if found.is_empty() {
                 break;
             }
+            let reached = found[0].depth;
             // Each line was searched without the better ones, so they come best first;
             // the sort only settles the rare line that came out better than the one before.
             found.sort_by_key(|l| std::cmp::Reverse(l.score.raw()));
@@ -618,13 +750,25 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             }
             // A forced result inside the horizon will not change by looking deeper.
             let forced = |l: &Iteration<P::Move>| match l.score {
-                Score::WinIn(p) | Score::LossIn(p) => depth > p + 1,
+                Score::WinIn(p) | Score::LossIn(p) => reached > p + 1,
                 Score::Cp(_) => false,
             };
             if lines.iter().all(forced) {
                 break;
             }
+            depth = reached + 1;
         }
+        // Stopped in the middle of an iteration a helper had already finished.
+        if adopt {
+            if let Some(line) = self.finished_by_helper(result.last.depth) {
+                if !lines.is_empty() {
+                    on_iteration(&line);
+                    result.best = line.pv.first().copied();
+                    result.last = line;
+                }
+            }
+        }
+        self.iter_depth = 0;
         self.root_only.clear();
         self.root_excluded.clear();
         if let Some(skill) = limits.skill {
@@ -633,6 +777,21 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         result.nodes = self.total_nodes();
         result.elapsed = self.start.elapsed();
         result
+    }
+
+    /// The deepest iteration a helper thread finished, if deeper than `depth`, as a line of
+    /// the main thread's report.
+    fn finished_by_helper(&self, depth: u32) -> Option<Iteration<P::Move>> {
+        let f = self.smp.as_ref()?.deeper_than(depth)?;
+        Some(Iteration {
+            depth: f.depth,
+            seldepth: f.seldepth,
+            score: Score::from_raw(f.score),
+            nodes: self.total_nodes(),
+            elapsed: self.start.elapsed(),
+            pv: f.pv,
+            multipv: 1,
+        })
     }
 
     /// Now and then plays the second-best line instead of the best, when it is close.
@@ -856,6 +1015,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             || (self.nodes & (TIME_CHECK_NODES - 1) == 0 && self.tick())
         {
             self.stopped = true;
+        } else if self.nodes & (TIME_CHECK_NODES - 1) == 0 && self.is_overtaken() {
+            self.overtaken = true;
+            self.stopped = true;
         }
         self.stopped
     }
@@ -874,6 +1036,24 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             }
         }
         self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// In a parallel search, whether the iteration under way is no longer worth finishing:
+    /// for the main thread, a helper has finished this depth (or a deeper one); for a
+    /// helper, the main thread has gone past its depth.
+    #[cold]
+    fn is_overtaken(&self) -> bool {
+        let Some(s) = &self.smp else { return false };
+        if self.iter_depth == 0 {
+            return false;
+        }
+        if self.is_helper {
+            // Only once the main thread is past it: a helper a ply ahead that the main
+            // thread has caught up with has a head start on that depth and usually wins.
+            s.main_depth.load(Ordering::Relaxed) > self.iter_depth
+        } else {
+            s.finished_depth.load(Ordering::Acquire) >= self.iter_depth
+        }
     }
 
     /// The score of a position with no legal move, from the side to move's view.
@@ -909,11 +1089,45 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         &mut self,
         pos: &P,
         depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        in_check: bool,
+    ) -> i32 {
+        let mut moves = self.move_pool.pop().unwrap_or_default();
+        let mut scored = self.scored_pool.pop().unwrap_or_default();
+        let score = self.negamax_with(
+            pos,
+            depth,
+            alpha,
+            beta,
+            ply,
+            pv_node,
+            in_check,
+            &mut moves,
+            &mut scored,
+        );
+        moves.clear();
+        scored.clear();
+        self.move_pool.push(moves);
+        self.scored_pool.push(scored);
+        score
+    }
+
+    /// [`Self::negamax`] over borrowed lists for this node's moves.
+    #[allow(clippy::too_many_arguments)]
+    fn negamax_with(
+        &mut self,
+        pos: &P,
+        depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
         pv_node: bool,
         in_check: bool,
+        moves: &mut Vec<P::Move>,
+        scored: &mut Vec<(i32, P::Move, bool)>,
     ) -> i32 {
         if depth <= 0 && ply > 0 {
             self.pv[ply].clear();
@@ -951,8 +1165,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 }
             }
         }
-        let mut moves = Vec::new();
-        pos.legal_moves(&mut moves);
+        moves.clear();
+        pos.legal_moves(moves);
         if moves.is_empty() {
             return self.terminal(pos, ply);
         }
@@ -1038,24 +1252,22 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         }
 
         let killers = self.killers[ply];
-        let mut scored: Vec<(i32, P::Move, bool)> = moves
-            .iter()
-            .map(|&m| {
-                let noisy = pos.is_noisy(m);
-                let s = if Some(m) == hash_move {
-                    1 << 30
-                } else if noisy {
-                    (1 << 24) + self.eval.move_hint(pos, m)
-                } else if Some(m) == killers[0] {
-                    1 << 22
-                } else if Some(m) == killers[1] {
-                    (1 << 22) - 1
-                } else {
-                    self.history[history_slot(&m)]
-                };
-                (s, m, noisy)
-            })
-            .collect();
+        scored.clear();
+        scored.extend(moves.iter().map(|&m| {
+            let noisy = pos.is_noisy(m);
+            let s = if Some(m) == hash_move {
+                1 << 30
+            } else if noisy {
+                (1 << 24) + self.eval.move_hint(pos, m)
+            } else if Some(m) == killers[0] {
+                1 << 22
+            } else if Some(m) == killers[1] {
+                (1 << 22) - 1
+            } else {
+                self.history[history_slot(&m)]
+            };
+            (s, m, noisy)
+        }));
 
         let alpha_orig = alpha;
         let mut best = -INFINITY;
@@ -1191,7 +1403,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     fn quiesce_with(
         &mut self,
         pos: &P,
-        moves: Vec<P::Move>,
+        moves: &[P::Move],
+        candidates: &mut Vec<(i32, P::Move)>,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -1218,32 +1431,31 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             return self.eval.evaluate(pos, self.mobility(ply));
         }
         let stand_score = best;
-        let mut candidates: Vec<(i32, P::Move)> = moves
-            .into_iter()
-            .filter_map(|m| {
-                if pos.is_noisy(m) {
-                    // Delta pruning: a capture that cannot lift the score to alpha even
-                    // with a margin is not worth a node.
-                    if !in_check {
-                        if let Some(gain) = self.eval.gain(pos, m) {
-                            if stand_score.saturating_add(gain + DELTA_MARGIN) <= alpha {
-                                return None;
-                            }
+        candidates.clear();
+        candidates.extend(moves.iter().filter_map(|&m| {
+            if pos.is_noisy(m) {
+                // Delta pruning: a capture that cannot lift the score to alpha even
+                // with a margin is not worth a node.
+                if !in_check {
+                    if let Some(gain) = self.eval.gain(pos, m) {
+                        if stand_score.saturating_add(gain + DELTA_MARGIN) <= alpha {
+                            return None;
                         }
                     }
-                    Some(((1 << 24) + self.eval.move_hint(pos, m), m))
-                } else {
-                    in_check.then_some((0, m))
                 }
-            })
-            .collect();
+                Some(((1 << 24) + self.eval.move_hint(pos, m), m))
+            } else {
+                in_check.then_some((0, m))
+            }
+        }));
         candidates.sort_by_key(|&(h, _)| std::cmp::Reverse(h));
         // Deep in quiescence only the most promising captures are tried: where a pawn wall
         // meets another every pawn can take, and trying all of them at every ply explodes.
         if !in_check && qdepth >= QS_NARROW_DEPTH {
             candidates.truncate(QS_NARROW_WIDTH);
         }
-        for (_, mv) in candidates {
+        for i in 0..candidates.len() {
+            let mv = candidates[i].1;
             let mut child = pos.clone();
             child.play(mv);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qdepth + 1, None);
@@ -1275,6 +1487,38 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         qdepth: usize,
         in_check: Option<bool>,
     ) -> i32 {
+        let mut moves = self.move_pool.pop().unwrap_or_default();
+        let mut captures = self.capture_pool.pop().unwrap_or_default();
+        let score = self.quiesce_in(
+            pos,
+            alpha,
+            beta,
+            ply,
+            qdepth,
+            in_check,
+            &mut moves,
+            &mut captures,
+        );
+        moves.clear();
+        captures.clear();
+        self.move_pool.push(moves);
+        self.capture_pool.push(captures);
+        score
+    }
+
+    /// [`Self::quiesce`] over borrowed lists for this node's moves and captures.
+    #[allow(clippy::too_many_arguments)]
+    fn quiesce_in(
+        &mut self,
+        pos: &P,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: usize,
+        in_check: Option<bool>,
+        moves: &mut Vec<P::Move>,
+        captures: &mut Vec<(i32, P::Move)>,
+    ) -> i32 {
         self.pv[ply].clear();
         if self.count_node_and_check() {
             return 0;
@@ -1305,19 +1549,47 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             }
             stand = Some(s);
         }
-        let mut moves = Vec::new();
-        pos.legal_moves(&mut moves);
+        moves.clear();
+        pos.legal_moves(moves);
         if moves.is_empty() {
             return self.terminal(pos, ply);
         }
         if stand.is_none() && pos.rule_draw() {
             return 0;
         }
-        self.quiesce_with(pos, moves, alpha, beta, ply, qdepth, in_check, stand)
+        self.quiesce_with(
+            pos, moves, captures, alpha, beta, ply, qdepth, in_check, stand,
+        )
     }
 }
 
 /// Whether `raw` is a game-ending score.
 pub fn is_win_score(raw: i32) -> bool {
     raw.abs() > WIN_BOUND
+}
+
+#[cfg(test)]
+mod smp_tests {
+    use super::*;
+
+    fn done(depth: u32) -> Finished<u8> {
+        Finished {
+            depth,
+            seldepth: depth,
+            score: 10,
+            pv: vec![depth as u8],
+        }
+    }
+
+    #[test]
+    fn only_the_deepest_finished_iteration_is_kept() {
+        let s: Shared<u8> = Shared::new();
+        assert!(s.deeper_than(0).is_none());
+        s.publish(done(5));
+        s.publish(done(4));
+        assert_eq!(s.deeper_than(3).map(|f| f.depth), Some(5));
+        assert!(s.deeper_than(5).is_none());
+        s.publish(done(7));
+        assert_eq!(s.deeper_than(5).map(|f| f.pv), Some(vec![7]));
+    }
 }

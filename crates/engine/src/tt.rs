@@ -1,5 +1,7 @@
-//! The transposition table: a fixed-size array indexed by the position key, keeping the
-//! deeper result when two positions compete for a slot (entries from older searches give way).
+//! The transposition table: a fixed-size array of two-entry buckets indexed by the position
+//! key. The first entry keeps the deeper result when two positions compete for it (entries
+//! from older searches give way), the second always takes the newest, so a deep result
+//! never locks recent work out (which matters most when several threads fill one table).
 //! It is shared by the threads of a parallel search: each slot has its own lock, so a probe
 //! never sees half an entry and threads seldom wait for one another.
 
@@ -41,7 +43,8 @@ pub struct Table<M> {
 }
 
 impl<M: Copy> Table<M> {
-    /// A table of about `mb` megabytes (a power of two number of slots, at least 1024).
+    /// A table of about `mb` megabytes (a power of two number of slots, at least 1024, in
+    /// buckets of two).
     pub fn new(mb: usize) -> Self {
         let size = std::mem::size_of::<Mutex<Option<Entry<M>>>>().max(1);
         let wanted = (mb.max(1) * 1024 * 1024 / size).max(1024);
@@ -60,34 +63,45 @@ impl<M: Copy> Table<M> {
     pub fn new_search(&self) {
         self.age.fetch_add(1, Ordering::Relaxed);
     }
+    /// The first slot of `key`'s bucket (the second is the next one).
     fn index(&self, key: u64) -> usize {
-        (key as usize) & (self.slots.len() - 1)
+        (key as usize) & (self.slots.len() - 1) & !1
     }
     /// The entry for `key`, if stored.
     pub fn probe(&self, key: u64) -> Option<Entry<M>> {
-        lock(&self.slots[self.index(key)]).filter(|e| e.key == key)
+        let i = self.index(key);
+        lock(&self.slots[i])
+            .filter(|e| e.key == key)
+            .or_else(|| lock(&self.slots[i + 1]).filter(|e| e.key == key))
     }
-    /// Stores a result, replacing by depth (or when the old entry is stale).
+    /// Stores a result: over the same position's entry if either slot holds it, else in the
+    /// first slot when it is deeper (or the old one is stale), else in the second.
     pub fn store(&self, key: u64, mv: Option<M>, score: i32, depth: i16, bound: Bound) {
         let age = self.age.load(Ordering::Relaxed);
         let i = self.index(key);
-        let mut slot = lock(&self.slots[i]);
-        let replace = match *slot {
-            None => true,
-            Some(old) => old.key == key || old.age != age || depth >= old.depth,
+        let same = |j: usize| lock(&self.slots[j]).is_some_and(|o| o.key == key);
+        let target = if same(i) {
+            i
+        } else if same(i + 1) {
+            i + 1
+        } else {
+            let first = *lock(&self.slots[i]);
+            match first {
+                Some(old) if old.age == age && depth < old.depth => i + 1,
+                _ => i,
+            }
         };
-        if replace {
-            // Keep the old move when the new result has none for the same position.
-            let mv = mv.or((*slot).filter(|o| o.key == key).and_then(|o| o.mv));
-            *slot = Some(Entry {
-                key,
-                mv,
-                score,
-                depth,
-                bound,
-                age,
-            });
-        }
+        let mut slot = lock(&self.slots[target]);
+        // Keep the old move when the new result has none for the same position.
+        let mv = mv.or((*slot).filter(|o| o.key == key).and_then(|o| o.mv));
+        *slot = Some(Entry {
+            key,
+            mv,
+            score,
+            depth,
+            bound,
+            age,
+        });
     }
 }
 
@@ -126,13 +140,26 @@ mod tests {
     #[test]
     fn deeper_results_survive_and_mates_keep_their_distance() {
         let t: Table<u16> = Table::new(1);
-        t.store(5, Some(1), 10, 4, Bound::Exact);
-        t.store(5 + (1 << 40), Some(2), 20, 2, Bound::Lower);
-        assert_eq!(t.probe(5).map(|e| e.mv), Some(Some(1)));
-        assert!(t.probe(5 + (1 << 40)).is_none());
+        t.store(4, Some(1), 10, 4, Bound::Exact);
+        // Same bucket, shallower: kept beside the deep one, in the always-replace slot.
+        t.store(4 + (1 << 40), Some(2), 20, 2, Bound::Lower);
+        assert_eq!(t.probe(4).map(|e| e.mv), Some(Some(1)));
+        assert_eq!(t.probe(4 + (1 << 40)).map(|e| e.mv), Some(Some(2)));
+        // A third shallow result takes the second slot; the deep one stays.
+        t.store(5 + (2 << 40), Some(3), 30, 1, Bound::Upper);
+        assert!(t.probe(4 + (1 << 40)).is_none());
+        assert_eq!(t.probe(4).map(|e| e.mv), Some(Some(1)));
+        assert_eq!(t.probe(5 + (2 << 40)).map(|e| e.mv), Some(Some(3)));
+        // An entry of an older search gives way even to a shallower result.
         t.new_search();
-        t.store(5 + (1 << 40), None, 20, 2, Bound::Lower);
-        assert!(t.probe(5).is_none());
+        t.store(4 + (3 << 40), None, 20, 2, Bound::Lower);
+        assert!(t.probe(4).is_none());
+        // Updating a position keeps its move when the new result has none.
+        t.store(5 + (2 << 40), None, 31, 1, Bound::Upper);
+        assert_eq!(
+            t.probe(5 + (2 << 40)).map(|e| (e.mv, e.score)),
+            Some((Some(3), 31))
+        );
         let w = crate::score::WIN - 5;
         assert_eq!(from_tt(to_tt(w, 3), 3), w);
         assert_eq!(from_tt(to_tt(w, 3), 1), w + 2);

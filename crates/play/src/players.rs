@@ -222,6 +222,23 @@ impl Player for GreedyPlayer {
     }
 }
 
+/// An engine player's limits: its own bounds (depth, nodes, time) when it sets any, else the
+/// match's; threads, lines and skill each from the player when set, else from the match. So
+/// `engine:threads=2` under `--movetime 100` still stops after 100 ms.
+pub fn engine_player_limits(own: Option<&Limits>, default: Limits) -> Limits {
+    let Some(l) = own else { return default };
+    let bounded = l.depth.is_some() || l.nodes.is_some() || l.movetime.is_some();
+    let bounds = if bounded { l } else { &default };
+    Limits {
+        depth: bounds.depth,
+        nodes: bounds.nodes,
+        movetime: bounds.movetime,
+        threads: l.threads.or(default.threads),
+        multipv: l.multipv.or(default.multipv),
+        skill: l.skill.or(default.skill),
+    }
+}
+
 /// Builds the player for `spec`; `default` limits apply to engines that set none.
 pub fn build(
     spec: &PlayerSpec,
@@ -230,10 +247,10 @@ pub fn build(
 ) -> Result<Option<Box<dyn Player>>, VariantError> {
     Ok(match spec {
         PlayerSpec::Human => None,
-        PlayerSpec::Engine(l) => Some(Box::new(EnginePlayer::new(l.map_or(default, |l| Limits {
-            threads: l.threads.or(default.threads),
-            ..l
-        })))),
+        PlayerSpec::Engine(l) => Some(Box::new(EnginePlayer::new(engine_player_limits(
+            l.as_ref(),
+            default,
+        )))),
         PlayerSpec::Random => Some(Box::new(RandomPlayer(Rng::new(seed)))),
         PlayerSpec::Greedy => Some(Box::new(GreedyPlayer(Rng::new(seed)))),
         PlayerSpec::Uci { path, options } => {
@@ -273,6 +290,24 @@ mod tests {
         assert!(PlayerSpec::parse("engine:movetime=0").is_err());
         assert!(PlayerSpec::parse("engine:99999999999").is_err());
         assert!(PlayerSpec::parse("martian").is_err());
+    }
+
+    #[test]
+    fn engine_players_keep_the_match_bounds_unless_they_set_their_own() {
+        let m = Limits::movetime(100);
+        let threads_only = PlayerSpec::parse("engine:threads=2").unwrap();
+        let PlayerSpec::Engine(own) = threads_only else {
+            panic!("not an engine")
+        };
+        let l = engine_player_limits(own.as_ref(), m);
+        assert_eq!(l.movetime, Some(Duration::from_millis(100)));
+        assert_eq!((l.depth, l.nodes, l.threads), (None, None, Some(2)));
+        let PlayerSpec::Engine(own) = PlayerSpec::parse("engine:depth=3").unwrap() else {
+            panic!("not an engine")
+        };
+        let l = engine_player_limits(own.as_ref(), m);
+        assert_eq!((l.depth, l.movetime), (Some(3), None));
+        assert_eq!(engine_player_limits(None, m), m);
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! One game's search from its start position with a node budget, for profilers (`perf`,
 //! `valgrind --tool=callgrind`) without the command-line program's other dependencies:
-//! `cargo run --release -p menagerie-variants --example search_nodes -- VARIANT [NODES] [RUNS]`.
-//! Prints depth, nodes, seconds and knodes/s per run.
+//! `cargo run --release -p menagerie-variants --example search_nodes -- VARIANT [NODES] [RUNS]
+//! [FEN]` (from FEN instead of the start position when given). Prints depth, nodes, seconds
+//! and knodes/s per run: the whole search's, then the last completed iteration's (what
+//! `menagerie bench --search` reports; with hidden information the two differ).
 
 use menagerie_core::RuleOptions;
 use menagerie_variants::{registry, Engine, Limits};
@@ -12,12 +14,13 @@ fn main() -> ExitCode {
     let id = args.first().map_or("cypher", String::as_str);
     let nodes: u64 = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(300_000);
     let runs: usize = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(1);
+    let fen = args.get(3).map(String::as_str);
     let Some(variant) = registry().into_iter().find(|v| v.id == id) else {
         eprintln!("no variant '{id}'");
         return ExitCode::FAILURE;
     };
     for _ in 0..runs {
-        let game = match variant.open(None, &RuleOptions::new()) {
+        let game = match variant.open(fen, &RuleOptions::new()) {
             Ok(g) => g,
             Err(e) => {
                 eprintln!("{e}");
@@ -27,9 +30,13 @@ fn main() -> ExitCode {
         // A fresh engine each run: a fresh hash table.
         let r = Engine::new(16).search(game.as_ref(), &Limits::nodes(nodes), None, &mut |_| {});
         let secs = r.info.elapsed.as_secs_f64();
+        let all = r.elapsed.as_secs_f64();
         println!(
-            "{} depth {} nodes {} {:.3} s {:.0} knodes/s",
+            "{} nodes {} {:.3} s {:.0} knodes/s; last iteration: depth {} nodes {} {:.3} s {:.0} knodes/s",
             id,
+            r.nodes,
+            all,
+            r.nodes as f64 / all.max(1e-9) / 1e3,
             r.info.depth,
             r.info.nodes,
             secs,

@@ -115,3 +115,38 @@ fn every_level_plays_a_mate_in_one() {
         assert_eq!(best.as_deref(), Some("Ra8#"), "level {level}");
     }
 }
+
+/// With two threads and no fixed depth, the main thread may take over a helper's deeper
+/// iteration: every reported line is then still legal from the root, the depths rise, and
+/// the move played is the last line's first move.
+#[test]
+fn lines_taken_from_a_helper_are_legal_and_in_order() {
+    let fens = [
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8",
+    ];
+    for fen in fens {
+        let limits = Limits {
+            nodes: Some(400_000),
+            threads: Some(2),
+            ..Limits::default()
+        };
+        let g = find("chess")
+            .unwrap()
+            .open(Some(fen), &RuleOptions::new())
+            .unwrap();
+        let mut seen: Vec<SearchInfo> = Vec::new();
+        let r = Engine::new(4).search(&*g, &limits, None, &mut |it| seen.push(it.clone()));
+        assert!(!seen.is_empty(), "{fen}");
+        assert!(seen.windows(2).all(|w| w[0].depth < w[1].depth), "{fen}");
+        for line in &seen {
+            let mut replay = g.fork();
+            for mv in &line.pv {
+                assert!(replay.push(mv).is_ok(), "{fen}: {mv} in {:?}", line.pv);
+            }
+        }
+        let last = seen.last().map(|l| l.pv[0].clone());
+        assert_eq!(r.best, last, "{fen}");
+    }
+}
