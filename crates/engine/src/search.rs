@@ -1454,8 +1454,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         if !in_check && qdepth >= QS_NARROW_DEPTH {
             candidates.truncate(QS_NARROW_WIDTH);
         }
-        for i in 0..candidates.len() {
-            let mv = candidates[i].1;
+        for &(_, mv) in candidates.iter() {
             let mut child = pos.clone();
             child.play(mv);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qdepth + 1, None);
