@@ -281,6 +281,19 @@ impl Chess {
         key ^ k.castling[self.castling as usize] ^ self.ep_key()
     }
 
+    /// Passes: the other side moves next, no en passant square (a search's null move).
+    pub(crate) fn make_null(&mut self) {
+        let k = keys();
+        self.key ^= self.ep_key();
+        self.ep = NO_EP;
+        self.halfmove = self.halfmove.saturating_add(1);
+        if self.turn == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.turn = self.turn.other();
+        self.key ^= k.black;
+    }
+
     /// Plays a legal move (copy-make: the caller clones first when it needs the old one).
     pub fn make(&mut self, mv: Move) {
         let k = keys();

@@ -124,6 +124,17 @@ impl Position for Chess {
     fn is_check(&self) -> bool {
         self.in_check()
     }
+    fn null_move(&self) -> Option<Self> {
+        // Zugzwang is common when a side has only King and Pawns: no pass there.
+        let own = self.by_color[self.turn.index()];
+        let pieces = own & !(self.by_role[Role::Pawn as usize] | self.by_role[Role::King as usize]);
+        if pieces == 0 || self.in_check() {
+            return None;
+        }
+        let mut p = self.clone();
+        p.make_null();
+        Some(p)
+    }
     fn outcome(&self) -> Option<Outcome> {
         if self.count_moves() > 0 {
             return None;

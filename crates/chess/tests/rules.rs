@@ -1,7 +1,7 @@
 //! Position strings, notation and endings.
 
 use menagerie_chess::Chess;
-use menagerie_core::{Game, MoveError, Position, Termination};
+use menagerie_core::{Color, Game, MoveError, Position, Termination};
 
 fn moves_sorted(pos: &Chess) -> Vec<String> {
     let mut moves = Vec::new();
@@ -209,4 +209,29 @@ fn endings() {
     assert!(matches!(g.push_text("e2e4"), Err(MoveError::GameOver(_))));
     g.pop();
     assert!(g.outcome().is_none());
+}
+
+#[test]
+fn a_null_move_passes_and_is_refused_where_unsound() {
+    let p = Chess::from_fen("r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 10").unwrap();
+    let n = p.null_move().expect("a pass");
+    assert_eq!(n.turn(), Color::Black);
+    // The en passant square goes; the key is the one the position string gives.
+    assert_eq!(n.fen(), "r3k2r/8/8/3pP3/8/8/8/R3K2R b KQkq - 1 10");
+    assert_eq!(n.key(), Chess::from_fen(&n.fen()).unwrap().key());
+    assert_eq!(
+        n.null_move().expect("back").key(),
+        Chess::from_fen("r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq - 2 11")
+            .unwrap()
+            .key()
+    );
+    // In check, or with only King and Pawns: no pass.
+    let check = Chess::from_fen("4k3/8/8/8/8/8/4r3/R3K3 w - - 0 1").unwrap();
+    assert!(check.null_move().is_none());
+    let pawns = Chess::from_fen("4k3/4p3/8/8/8/8/4P3/4K2N b - - 0 1").unwrap();
+    assert!(pawns.null_move().is_none());
+    assert!(Chess::from_fen("4k3/4p3/8/8/8/8/4P3/4K2N w - - 0 1")
+        .unwrap()
+        .null_move()
+        .is_some());
 }

@@ -6,6 +6,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use menagerie_core::fmt_points;
 use menagerie_play::matches::{self, GameResult, MatchConfig};
 use menagerie_play::players::{build, Player, PlayerSpec};
+use menagerie_play::sprt::{Sprt, SprtStatus, Tally, Verdict};
 use menagerie_variants::{find, Limits, VariantError};
 use serde::Serialize;
 
@@ -29,7 +30,7 @@ pub struct MatchArgs {
     /// Player B (same forms as --a).
     #[arg(long)]
     b: String,
-    /// Number of games; A has White in the odd-numbered ones.
+    /// Number of games (the most, with --sprt); A has White in the odd-numbered ones.
     #[arg(long, default_value_t = 2)]
     games: u32,
     #[command(flatten)]
@@ -49,6 +50,54 @@ pub struct MatchArgs {
     /// Print one CSV row per game on stdout, after a header (the summary goes to stderr).
     #[arg(long)]
     csv: bool,
+    /// Play each random opening twice, once with each colour (games 1 and 2 share one, 3
+    /// and 4 the next, ...); on by default with --sprt.
+    #[arg(long)]
+    paired: bool,
+    /// A sequential test, ELO0,ELO1 (such as 0,10): stop once A is shown `ELO1` better than
+    /// B (H1) or not better than `ELO0` (H0), or after --games; pairs the openings.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<String>,
+    /// The test's chance of accepting H1 when H0 holds.
+    #[arg(long, default_value_t = 0.05, value_name = "P")]
+    sprt_alpha: f64,
+    /// The test's chance of accepting H0 when H1 holds.
+    #[arg(long, default_value_t = 0.05, value_name = "P")]
+    sprt_beta: f64,
+}
+
+/// Reads `--sprt ELO0,ELO1` with its error rates.
+fn parse_sprt(text: &str, alpha: f64, beta: f64) -> Result<Sprt, VariantError> {
+    let bad = || {
+        VariantError::Other(format!(
+            "--sprt '{text}' is not understood: give ELO0,ELO1 with ELO0 < ELO1 (such as 0,10), and --sprt-alpha/--sprt-beta between 0 and 0.5"
+        ))
+    };
+    let (e0, e1) = text.split_once(',').ok_or_else(bad)?;
+    let e0: f64 = e0.trim().parse().map_err(|_| bad())?;
+    let e1: f64 = e1.trim().parse().map_err(|_| bad())?;
+    Sprt::new(e0, e1, alpha, beta).ok_or_else(bad)
+}
+
+/// The test's state in one line: LLR, bounds, verdict.
+fn sprt_line(s: &SprtStatus) -> String {
+    format!(
+        "LLR {:.2} (bounds {:.2}, {:.2}): {}",
+        s.llr,
+        s.lower,
+        s.upper,
+        s.verdict.describe()
+    )
+}
+
+/// An Elo estimate with its 95% margin, in words.
+fn elo_text(elo: (Option<f64>, Option<f64>), points_a: f64, points_b: f64) -> String {
+    match elo {
+        (Some(e), Some(m)) => format!("{e:+.0} ± {m:.0} (95%)"),
+        (Some(e), None) => format!("{e:+.0} (margin unbounded)"),
+        (None, _) if points_a > points_b => "+inf (A won every game)".to_string(),
+        (None, _) => "-inf (A lost every game)".to_string(),
+    }
 }
 
 /// One game as a `--json` line or a `--csv` row: the players as `A` and `B` (the summary
@@ -65,9 +114,17 @@ struct Row<'a, P> {
     points_b: P,
     #[serde(skip_serializing_if = "Option::is_none")]
     fen: Option<&'a str>,
+    /// The test's LLR after this game (when a test runs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    llr: Option<f64>,
 }
 
-fn row<P>(r: &GameResult, points: fn(f64) -> P, fen: bool) -> Row<'_, P> {
+fn row<'a, P>(
+    r: &'a GameResult,
+    points: fn(f64) -> P,
+    fen: bool,
+    sprt: Option<&SprtStatus>,
+) -> Row<'a, P> {
     let (white, black) = if r.a_white { ("A", "B") } else { ("B", "A") };
     Row {
         game: r.number,
@@ -79,6 +136,7 @@ fn row<P>(r: &GameResult, points: fn(f64) -> P, fen: bool) -> Row<'_, P> {
         points_a: points(r.points_a),
         points_b: points(r.points_b),
         fen: fen.then_some(r.fen.as_str()),
+        llr: sprt.map(|s| (s.llr * 1000.0).round() / 1000.0),
     }
 }
 
@@ -106,6 +164,11 @@ pub fn run(args: MatchArgs) -> Result<(), VariantError> {
         variant = variant.with_pieces(&text)?;
     }
     let options = crate::rule_options(variant.id, &args.rules)?;
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(|t| parse_sprt(t, args.sprt_alpha, args.sprt_beta))
+        .transpose()?;
     let spec_a = PlayerSpec::parse(&args.a)?;
     let spec_b = PlayerSpec::parse(&args.b)?;
     if spec_a == PlayerSpec::Human || spec_b == PlayerSpec::Human {
@@ -121,6 +184,8 @@ pub fn run(args: MatchArgs) -> Result<(), VariantError> {
         opening_plies: args.opening_plies,
         max_plies: args.max_plies,
         seed: args.seed,
+        paired: args.paired || sprt.is_some(),
+        sprt,
     };
     let default: Limits = args.limits.limits(100)?;
     let mut a: Box<dyn Player> = build(&spec_a, default, args.seed)?
@@ -134,12 +199,13 @@ pub fn run(args: MatchArgs) -> Result<(), VariantError> {
     let summary = matches::run(&config, a.as_mut(), b.as_mut(), &mut |r, so_far| {
         if args.json {
             bar.suspend(|| {
-                serde_json::to_string(&row(r, |p| p, true))
+                serde_json::to_string(&row(r, |p| p, true, so_far.sprt.as_ref()))
                     .map(|line| println!("{line}"))
                     .map_err(io_error)
             })?;
         } else if let Some(w) = csv_out.as_mut() {
-            w.serialize(row(r, fmt_points, false)).map_err(io_error)?;
+            w.serialize(row(r, fmt_points, false, so_far.sprt.as_ref()))
+                .map_err(io_error)?;
             w.flush().map_err(io_error)?;
         }
         bar.set_message(format!(
@@ -148,6 +214,26 @@ pub fn run(args: MatchArgs) -> Result<(), VariantError> {
             fmt_points(so_far.points_b)
         ));
         bar.inc(1);
+        // A test reports after each pair (or game): LLR, bounds, Elo so far, on stderr.
+        if let Some(status) = &so_far.sprt {
+            if !config.paired || r.number % 2 == 0 {
+                let (elo, by) = if config.paired {
+                    (so_far.elo_pairs(), "pairs")
+                } else {
+                    (so_far.elo(), "games")
+                };
+                bar.suspend(|| {
+                    eprintln!(
+                        "game {}: A {} - B {}, elo {} over {by}, {}",
+                        r.number,
+                        fmt_points(so_far.points_a),
+                        fmt_points(so_far.points_b),
+                        elo_text(elo, so_far.points_a, so_far.points_b),
+                        sprt_line(status)
+                    )
+                });
+            }
+        }
         Ok(())
     })?;
     bar.finish_and_clear();
@@ -172,14 +258,40 @@ pub fn run(args: MatchArgs) -> Result<(), VariantError> {
         fmt_points(summary.points_b),
         summary.percent_a()
     ));
-    say(match summary.elo() {
-        (Some(e), Some(m)) => format!("elo difference {e:+.0} ± {m:.0} (95%)"),
-        (Some(e), None) => format!("elo difference {e:+.0} (margin unbounded)"),
-        (None, _) if summary.points_a > summary.points_b => {
-            "elo difference +inf (A won every game)".to_string()
+    say(format!(
+        "elo difference {}",
+        elo_text(summary.elo(), summary.points_a, summary.points_b)
+    ));
+    if let (Some(status), Some(test)) = (&summary.sprt, &config.sprt) {
+        let t = Tally::from_fractions(&summary.fractions(), config.paired);
+        let tri = t.trinomial;
+        say(format!(
+            "sprt elo0 {} elo1 {} alpha {} beta {}, {} games: {}",
+            test.elo0,
+            test.elo1,
+            test.alpha,
+            test.beta,
+            n,
+            sprt_line(status)
+        ));
+        let mut counts = format!("W/D/L {}/{}/{}", tri[2], tri[1], tri[0]);
+        if config.paired {
+            let p = t.pentanomial;
+            counts.push_str(&format!(
+                ", pairs scoring 0/½/1/1½/2: {}/{}/{}/{}/{}, elo over pairs {}",
+                p[0],
+                p[1],
+                p[2],
+                p[3],
+                p[4],
+                elo_text(summary.elo_pairs(), summary.points_a, summary.points_b)
+            ));
         }
-        (None, _) => "elo difference -inf (A lost every game)".to_string(),
-    });
+        say(counts);
+        if status.verdict == Verdict::Continue && n < args.games as usize {
+            say("the test stopped early without a verdict".to_string());
+        }
+    }
     let list: Vec<String> = summary
         .endings()
         .iter()

@@ -456,6 +456,14 @@ pub trait Position: Clone + Send + Sync + 'static {
         false
     }
 
+    /// The position after the side to move passes, for a search's null-move pruning: `None`
+    /// where the game has no pass or assuming one is unsound (in check, or where zugzwang is
+    /// common, such as a chess side with only King and Pawns). A search only uses it to
+    /// prune, never as a move. Default: none.
+    fn null_move(&self) -> Option<Self> {
+        None
+    }
+
     /// An ending seen without generating moves (a flip, a captured King), for searches:
     /// `Some(Some(winner))`, `Some(None)` for a draw, `None` when there is none or it needs
     /// the legal moves. Default: none.

@@ -47,6 +47,18 @@ pub const QS_NARROW_WIDTH: usize = 4;
 pub const QS_CHECK_DEPTH: usize = 2;
 /// The margin of delta pruning: a capture whose gain plus this cannot reach alpha is skipped.
 pub const DELTA_MARGIN: i32 = 200;
+/// Reverse futility pruning acts at this depth and below.
+const RFP_DEPTH: i32 = 6;
+/// Reverse futility pruning's margin per ply of depth, in centipawns.
+const RFP_MARGIN: i32 = 90;
+/// Late-move pruning acts at this depth and below.
+const LMP_DEPTH: i32 = 4;
+/// Futility pruning acts at this depth and below.
+const FUTILITY_DEPTH: i32 = 5;
+/// Futility pruning's margin: this much plus [`FUTILITY_MARGIN`] per ply of depth.
+const FUTILITY_BASE: i32 = 100;
+/// Futility pruning's margin per ply of depth, in centipawns.
+const FUTILITY_MARGIN: i32 = 80;
 /// The clock is read once every this many nodes, a power of two (the node limit and the stop signal are
 /// checked at every node).
 const TIME_CHECK_NODES: u64 = 256;
@@ -366,6 +378,15 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     pv: Vec<Vec<P::Move>>,
     counts: Vec<usize>,
     path: Vec<u64>,
+    /// Where in `path` the last null move stands: positions before it cannot repeat, as
+    /// the pass is no real move.
+    rep_floor: usize,
+    /// Whether the position at each ply was reached by a null move (no two in a row).
+    after_null: Vec<bool>,
+    /// The static score at each ply of the current line (`None` in check).
+    evals: Vec<Option<i32>>,
+    /// Late-move reductions by depth and move number, `ln d · ln i / 2.25` rounded down.
+    lmr: Vec<[u8; 64]>,
     nodes: u64,
     seldepth: usize,
     stop: Arc<AtomicBool>,
@@ -426,6 +447,20 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             counts: vec![0; MAX_PLY + 1],
             path: Vec::new(),
+            rep_floor: 0,
+            after_null: vec![false; MAX_PLY + 2],
+            evals: vec![None; MAX_PLY + 2],
+            lmr: (0..64)
+                .map(|d| {
+                    let mut row = [0u8; 64];
+                    for (i, r) in row.iter_mut().enumerate().skip(1) {
+                        if d > 0 {
+                            *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
+                        }
+                    }
+                    row
+                })
+                .collect(),
             nodes: 0,
             seldepth: 0,
             stop: Arc::new(AtomicBool::new(false)),
@@ -952,6 +987,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     /// Sets the budgets of a new search from `limits`, saturating any that would overflow.
     fn begin(&mut self, limits: &Limits) {
         self.nodes = 0;
+        self.rep_floor = 0;
         self.stopped = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
         self.deadline = limits.movetime.and_then(|t| self.start.checked_add(t));
@@ -1032,8 +1068,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     fn is_repetition(&self) -> bool {
         let n = self.path.len();
         let key = self.path[n - 1];
-        // Same side to move: every second earlier position.
-        self.path[..n - 1]
+        // Same side to move: every second earlier position, back to the last null move.
+        self.path[self.rep_floor.min(n - 1)..n - 1]
             .iter()
             .rev()
             .skip(1)
@@ -1158,6 +1194,62 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             return self.eval.evaluate(pos, self.mobility(ply));
         }
         let hash_move = tt_move.filter(|m| moves.contains(m));
+        let static_eval = (!in_check).then(|| self.eval.evaluate(pos, self.mobility(ply)));
+        self.evals[ply] = static_eval;
+        // Whether the side to move stands better than two plies ago: if not, its late
+        // moves are reduced more.
+        let improving = match (static_eval, ply.checked_sub(2).map(|p| self.evals[p])) {
+            (Some(e), Some(Some(before))) => e > before,
+            (Some(_), _) => true,
+            (None, _) => false,
+        };
+        // Reverse futility pruning: near the horizon, a static score this far above beta
+        // will not fall below it in the few plies left.
+        if !pv_node && ply > 0 && depth <= RFP_DEPTH && !is_win_score(beta) {
+            if let Some(e) = static_eval {
+                if e - RFP_MARGIN * depth >= beta {
+                    return e;
+                }
+            }
+        }
+        // Null-move pruning: when passing still holds beta after a shallower search, some
+        // real move will too. The position refuses the pass where that reasoning fails
+        // (in check, zugzwang-prone material); never at the root, in a PV node, twice in a
+        // row, or against a forced result.
+        if !pv_node
+            && ply > 0
+            && depth >= 3
+            && !self.after_null[ply]
+            && !is_win_score(beta)
+            && static_eval.is_some_and(|e| e >= beta)
+        {
+            if let Some(null) = pos.null_move() {
+                let r = 3 + depth / 4;
+                let floor = self.rep_floor;
+                self.path.push(null.key());
+                self.rep_floor = self.path.len() - 1;
+                self.after_null[ply + 1] = true;
+                let s = -self.negamax(
+                    &null,
+                    depth - 1 - r,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                    false,
+                );
+                self.after_null[ply + 1] = false;
+                self.rep_floor = floor;
+                self.path.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    // A mate found after a pass is no proof of one after a real move.
+                    return if is_win_score(s) { beta } else { s };
+                }
+            }
+        }
 
         let killers = self.killers[ply];
         scored.clear();
@@ -1180,6 +1272,14 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
+        // Shallow non-PV nodes not in check may skip quiet moves: the late ones (late-move
+        // pruning) and all of them when the static score is far below alpha (futility).
+        let prune_quiets = ply > 0 && !pv_node && !in_check;
+        let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+        let futile = static_eval.is_some_and(|e| {
+            depth <= FUTILITY_DEPTH && e + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+        });
+        let mut quiets_tried = 0;
         for i in 0..scored.len() {
             // Selection sort: a cut-off usually comes early, so sorting everything is waste.
             let j = (i..scored.len()).max_by_key(|&k| scored[k].0).unwrap_or(i);
@@ -1189,6 +1289,19 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             child.play(mv);
             self.path.push(child.key());
             let gives_check = child.is_check();
+            if !noisy && !gives_check {
+                // The first move is always searched, and nothing is skipped while every
+                // move so far loses by force (a later one may escape).
+                if prune_quiets
+                    && i > 0
+                    && best > -WIN_BOUND
+                    && ((depth <= LMP_DEPTH && quiets_tried >= lmp_limit) || futile)
+                {
+                    self.path.pop();
+                    continue;
+                }
+                quiets_tried += 1;
+            }
             let extension = i32::from(gives_check && ply < 2 * depth as usize + 4);
             let new_depth = depth - 1 + extension;
             let score = if i == 0 {
@@ -1205,8 +1318,14 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 let quiet = !noisy && !in_check && !gives_check;
                 let is_killer = Some(mv) == killers[0] || Some(mv) == killers[1];
                 // Never reduce at the root, so a short forced win is always seen at its depth.
-                let r = if ply > 0 && depth >= 3 && i >= 3 && quiet && !is_killer {
-                    1 + i32::from(i >= 10 && depth >= 5)
+                // Elsewhere late quiet moves are reduced by the logarithms of depth and move
+                // number: less in PV nodes and for killers, more when not improving.
+                let r = if ply > 0 && depth >= 3 && i >= 2 && quiet {
+                    let r = i32::from(self.lmr[depth.min(63) as usize][i.min(63)])
+                        - i32::from(pv_node)
+                        - i32::from(is_killer)
+                        + i32::from(!improving);
+                    r.clamp(0, new_depth - 1)
                 } else {
                     0
                 };

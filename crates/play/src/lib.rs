@@ -24,6 +24,7 @@ pub mod matches;
 pub mod perft;
 pub mod players;
 pub mod record;
+pub mod sprt;
 pub mod uci_client;
 pub mod view;
 

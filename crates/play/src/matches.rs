@@ -1,9 +1,12 @@
 //! The match runner: two players over a number of games with alternating colours, random
 //! openings, adjudication after a number of plies, forfeits for illegal moves, and the
-//! score with its Elo difference. Output is the caller's: it sees each game as it ends.
+//! score with its Elo difference. Openings may be paired (each played once with each
+//! colour), and a sequential test ([`crate::sprt`]) may stop the match early. Output is the
+//! caller's: it sees each game as it ends.
 
 use crate::players::{Player, Rng};
 use crate::record::points;
+use crate::sprt::{Sprt, SprtStatus, Verdict};
 use menagerie_core::{Color, Outcome, RuleOptions, Termination};
 use menagerie_variants::{Variant, VariantError};
 use std::collections::BTreeMap;
@@ -25,6 +28,12 @@ pub struct MatchConfig {
     pub max_plies: u32,
     /// Seed for the random openings.
     pub seed: u64,
+    /// Whether games 2k−1 and 2k share their random opening (each side plays it once with
+    /// each colour), so a pair of games is one unit of the test.
+    pub paired: bool,
+    /// A sequential test that ends the match once it decides (checked after each pair when
+    /// paired, else after each game); `games` stays the most played.
+    pub sprt: Option<Sprt>,
 }
 
 /// One finished game of a match.
@@ -55,6 +64,8 @@ pub struct Summary {
     pub points_a: f64,
     /// B's points.
     pub points_b: f64,
+    /// Where the sequential test stands after the games so far, if there is one.
+    pub sprt: Option<SprtStatus>,
 }
 
 impl Summary {
@@ -65,9 +76,20 @@ impl Summary {
             .map(|r| r.points_a / (r.points_a + r.points_b).max(1e-9))
             .collect()
     }
-    /// A's Elo difference and the half-width of its 95% interval.
+    /// A's Elo difference and the half-width of its 95% interval (over games).
     pub fn elo(&self) -> (Option<f64>, Option<f64>) {
         elo_with_margin(&self.fractions())
+    }
+    /// The same over pairs of games on one opening (each pair's mean score a sample, so
+    /// the margin counts how the two colours of an opening go together); the unfinished
+    /// last pair left out.
+    pub fn elo_pairs(&self) -> (Option<f64>, Option<f64>) {
+        let pairs: Vec<f64> = self
+            .fractions()
+            .chunks_exact(2)
+            .map(|p| (p[0] + p[1]) / 2.0)
+            .collect();
+        elo_with_margin(&pairs)
     }
     /// How many games ended each way, by termination code.
     pub fn endings(&self) -> BTreeMap<String, u32> {
@@ -188,14 +210,30 @@ pub fn run(
         .variant
         .open(config.fen.as_deref(), &config.options)?;
     let mut rng = Rng::new(config.seed ^ 0x5EED);
+    let mut pair_start = rng.clone();
     let mut summary = Summary::default();
     for number in 1..=config.games {
+        // The second game of a pair replays the first one's opening.
+        if config.paired {
+            if number % 2 == 1 {
+                pair_start = rng.clone();
+            } else {
+                rng = pair_start.clone();
+            }
+        }
         let r = play_game(config, number, a, b, &mut rng)?;
         summary.points_a += r.points_a;
         summary.points_b += r.points_b;
         summary.games.push(r);
+        if let Some(test) = &config.sprt {
+            summary.sprt = Some(test.status(&summary.fractions(), config.paired));
+        }
         if let Some(last) = summary.games.last() {
             on_game(last, &summary)?;
+        }
+        let unit_done = !config.paired || number % 2 == 0;
+        if unit_done && summary.sprt.is_some_and(|s| s.verdict != Verdict::Continue) {
+            break;
         }
     }
     Ok(summary)
@@ -226,6 +264,8 @@ mod tests {
             opening_plies: 0,
             max_plies: 6,
             seed: 1,
+            paired: false,
+            sprt: None,
         };
         let mut a = RandomPlayer(Rng::new(1));
         let mut b = GreedyPlayer(Rng::new(2));
@@ -240,5 +280,51 @@ mod tests {
         assert!(s.games.iter().all(|g| g.plies == 6));
         assert_eq!(s.points_a + s.points_b, 2.0);
         assert_eq!(s.endings().get("max-plies"), Some(&2));
+    }
+
+    #[test]
+    fn paired_openings_repeat_and_a_test_stops_the_match() {
+        // Adjudicated right after 4 random plies: each game ends on its opening.
+        let mut config = MatchConfig {
+            variant: menagerie_variants::find("chess").expect("chess"),
+            fen: None,
+            options: RuleOptions::new(),
+            games: 6,
+            opening_plies: 4,
+            max_plies: 4,
+            seed: 3,
+            paired: true,
+            sprt: None,
+        };
+        let mut a = RandomPlayer(Rng::new(1));
+        let mut b = RandomPlayer(Rng::new(2));
+        let s = run(&config, &mut a, &mut b, &mut |_, _| Ok(())).expect("the match");
+        let fens: Vec<&str> = s.games.iter().map(|g| g.fen.as_str()).collect();
+        assert_eq!(fens[0], fens[1]);
+        assert_eq!(fens[2], fens[3]);
+        assert_eq!(fens[4], fens[5]);
+        assert!(fens[0] != fens[2] || fens[2] != fens[4]);
+        assert!(s.sprt.is_none());
+        // Every game a draw: the LLR falls to H0 (A is not 10 Elo better), which stops
+        // the match at the end of a pair once there are enough pairs, long before 400 games.
+        config.games = 400;
+        config.sprt = Sprt::new(0.0, 10.0, 0.05, 0.05);
+        let mut seen = 0;
+        let s = run(&config, &mut a, &mut b, &mut |_, _| {
+            seen += 1;
+            Ok(())
+        })
+        .expect("the match");
+        let n = s.games.len();
+        assert_eq!(seen, n);
+        assert_eq!(n, 2 * crate::sprt::MIN_UNITS as usize, "{n} games");
+        let status = s.sprt.expect("a test");
+        assert_eq!(status.verdict, Verdict::H0);
+        assert!(status.llr <= status.lower);
+        // One pair fewer would not have decided.
+        let before = Sprt::new(0.0, 10.0, 0.05, 0.05)
+            .expect("a test")
+            .status(&s.fractions()[..n - 2], true);
+        assert_eq!(before.verdict, Verdict::Continue);
     }
 }
