@@ -362,11 +362,11 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     iter_depth: u32,
     /// Move lists kept between nodes, so a node allocates nothing (allocating at every node
     /// was a tenth of a search, and threads contended for the allocator's locks).
-    move_pool: Vec<Vec<P::Move>>,
+    move_pool: Pool<P::Move>,
     /// Ordered move lists of the main search, kept the same way.
-    scored_pool: Vec<Vec<(i32, P::Move, bool)>>,
+    scored_pool: Pool<(i32, P::Move, bool)>,
     /// Ordered capture lists of quiescence, kept the same way.
-    capture_pool: Vec<Vec<(i32, P::Move)>>,
+    capture_pool: Pool<(i32, P::Move)>,
     /// The iteration under way was given up because another thread finished it (or, for
     /// a helper, because the main thread passed it); the search goes on.
     overtaken: bool,
@@ -398,6 +398,22 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     node_limit: u64,
     root_best: Option<P::Move>,
     root_only: Vec<P::Move>,
+}
+
+/// Lists lent to the nodes of a search and given back, empty, when a node is done, so
+/// nodes reuse their memory instead of allocating.
+struct Pool<T>(Vec<Vec<T>>);
+
+impl<T> Pool<T> {
+    /// An empty list (with room left by an earlier node when there is one).
+    fn take(&mut self) -> Vec<T> {
+        self.0.pop().unwrap_or_default()
+    }
+    /// Gives a list back for the next node.
+    fn give(&mut self, mut list: Vec<T>) {
+        list.clear();
+        self.0.push(list);
+    }
 }
 
 /// FNV-1a, to fold any move into a history slot.
@@ -437,9 +453,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             lead: 0,
             iter_depth: 0,
             overtaken: false,
-            move_pool: Vec::new(),
-            scored_pool: Vec::new(),
-            capture_pool: Vec::new(),
+            move_pool: Pool(Vec::new()),
+            scored_pool: Pool(Vec::new()),
+            capture_pool: Pool(Vec::new()),
             root_excluded: Vec::new(),
             searches: 0,
             killers: vec![[None; 2]; MAX_PLY + 1],
@@ -1095,8 +1111,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         pv_node: bool,
         in_check: bool,
     ) -> i32 {
-        let mut moves = self.move_pool.pop().unwrap_or_default();
-        let mut scored = self.scored_pool.pop().unwrap_or_default();
+        let (mut moves, mut scored) = (self.move_pool.take(), self.scored_pool.take());
         let score = self.negamax_with(
             pos,
             depth,
@@ -1108,10 +1123,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             &mut moves,
             &mut scored,
         );
-        moves.clear();
-        scored.clear();
-        self.move_pool.push(moves);
-        self.scored_pool.push(scored);
+        self.move_pool.give(moves);
+        self.scored_pool.give(scored);
         score
     }
 
@@ -1486,8 +1499,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         qdepth: usize,
         in_check: Option<bool>,
     ) -> i32 {
-        let mut moves = self.move_pool.pop().unwrap_or_default();
-        let mut captures = self.capture_pool.pop().unwrap_or_default();
+        let (mut moves, mut captures) = (self.move_pool.take(), self.capture_pool.take());
         let score = self.quiesce_in(
             pos,
             alpha,
@@ -1498,10 +1510,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             &mut moves,
             &mut captures,
         );
-        moves.clear();
-        captures.clear();
-        self.move_pool.push(moves);
-        self.capture_pool.push(captures);
+        self.move_pool.give(moves);
+        self.capture_pool.give(captures);
         score
     }
 
