@@ -106,13 +106,16 @@ fn an_imperial_player_sees_the_same_transcript_whichever_civilian_was_appointed(
         transcripts[0]
     );
 
-    // Live: the engine's appointment is announced to Black without its square.
+    // Live: the engine's appointment is announced to Black without its square. Black's King
+    // stands far off (m1), so no step of White's King changes the evaluation's mop-up (a
+    // material lead rewards bringing the Kings together): every White turn scores alike at
+    // depth 1 and the engine keeps the first, the appointment.
     let o = with_input(
         &[
             "play",
             "little-cheops-imperial",
             "--fen",
-            IMPERIAL_FEN,
+            "13/13/2c1c8/3K9/2t1t8/13/5n7/13/6CC5/13/13/13/12k w d10:w@d10 - 0 1 -",
             "--white",
             "engine:1",
             "--black",
