@@ -1271,7 +1271,13 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             let s = if Some(m) == hash_move {
                 1 << 30
             } else if noisy {
-                (1 << 24) + self.eval.move_hint(pos, m)
+                // A capture that loses the exchange comes after the killers.
+                let base = if self.eval.loses_exchange(pos, m) {
+                    1 << 21
+                } else {
+                    1 << 24
+                };
+                base + self.eval.move_hint(pos, m)
             } else if Some(m) == killers[0] {
                 1 << 22
             } else if Some(m) == killers[1] {
@@ -1454,6 +1460,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                         if stand_score.saturating_add(gain + DELTA_MARGIN) <= alpha {
                             return None;
                         }
+                    }
+                    // A capture that loses the exchange rarely lifts the score.
+                    if self.eval.loses_exchange(pos, m) {
+                        return None;
                     }
                 }
                 Some(((1 << 24) + self.eval.move_hint(pos, m), m))

@@ -37,6 +37,13 @@ pub trait Evaluator<P: Position>: Send + Sync {
         None
     }
 
+    /// Whether a noisy move loses material once the exchanges on its target square are
+    /// played out (static exchange evaluation). Quiescence skips such moves and the main
+    /// search tries them after the killers. `false` (the default): never known to lose.
+    fn loses_exchange(&self, _pos: &P, _mv: P::Move) -> bool {
+        false
+    }
+
     /// The material balance in centipawns for the side to move, for players that only
     /// count material (the `greedy` match player).
     fn material(&self, pos: &P) -> i32;
