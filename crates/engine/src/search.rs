@@ -59,6 +59,12 @@ const FUTILITY_DEPTH: i32 = 5;
 const FUTILITY_BASE: i32 = 100;
 /// Futility pruning's margin per ply of depth, in centipawns.
 const FUTILITY_MARGIN: i32 = 80;
+/// Iterations from this depth on start inside an aspiration window.
+const ASPIRATION_DEPTH: i32 = 4;
+/// The first aspiration window's half-width, in centipawns; it doubles on each failure.
+const ASPIRATION_WINDOW: i32 = 30;
+/// Past this half-width the window opens fully.
+const ASPIRATION_MAX: i32 = 600;
 /// The clock is read once every this many nodes, a power of two (the node limit and the stop signal are
 /// checked at every node).
 const TIME_CHECK_NODES: u64 = 256;
@@ -397,6 +403,9 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     half_time: Option<Instant>,
     node_limit: u64,
     root_best: Option<P::Move>,
+    /// The last root move after the first that raised alpha in the iteration under way
+    /// (it beat the move searched first), with its score.
+    root_raised: Option<(P::Move, i32)>,
     root_only: Vec<P::Move>,
 }
 
@@ -486,6 +495,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             half_time: None,
             node_limit: u64::MAX,
             root_best: None,
+            root_raised: None,
             root_only: Vec::new(),
         }
     }
@@ -689,11 +699,13 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             self.overtaken = false;
             let mut found: Vec<Iteration<P::Move>> = Vec::with_capacity(searched);
             self.root_excluded.clear();
+            // One line searched: a window around the last iteration's score.
+            let previous = lines.first().filter(|_| searched == 1).map(|l| l.score.raw());
             for _ in 0..searched {
                 self.seldepth = 0;
                 self.root_best = None;
-                let score =
-                    self.negamax(root, depth as i32, -INFINITY, INFINITY, 0, true, root_check);
+                self.root_raised = None;
+                let score = self.aspirated(root, depth as i32, root_check, previous);
                 if self.overtaken {
                     // A helper finished this depth first: its line stands for this one.
                     self.stopped = false;
@@ -706,6 +718,24 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 if self.stopped {
                     // An unfinished first iteration still found something better than
                     // nothing: its best line if one is complete, else the best move so far.
+                    if depth > 1 && searched == 1 {
+                        // A move that beat the first one searched (the last iteration's
+                        // best) in this unfinished iteration is better informed: play it.
+                        if let Some((m, score)) = self.root_raised {
+                            if result.best != Some(m) && self.pv[0].first() == Some(&m) {
+                                result.best = Some(m);
+                                result.last = Iteration {
+                                    depth,
+                                    seldepth: self.seldepth as u32,
+                                    score: Score::from_raw(score),
+                                    nodes: self.total_nodes(),
+                                    elapsed: self.start.elapsed(),
+                                    pv: self.pv[0].clone(),
+                                    multipv: 1,
+                                };
+                            }
+                        }
+                    }
                     if depth == 1 {
                         if let Some(first) = found.first() {
                             result.best = first.pv.first().copied();
@@ -793,6 +823,34 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         result.nodes = self.total_nodes();
         result.elapsed = self.start.elapsed();
         result
+    }
+
+    /// The root search of one iteration, first inside a window around the score of the
+    /// iteration before (`previous`), widened on each failure until the score falls inside.
+    fn aspirated(&mut self, root: &P, depth: i32, root_check: bool, previous: Option<i32>) -> i32 {
+        let Some(previous) = previous.filter(|&p| depth >= ASPIRATION_DEPTH && !is_win_score(p))
+        else {
+            return self.negamax(root, depth, -INFINITY, INFINITY, 0, true, root_check);
+        };
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = (previous - delta, previous + delta);
+        loop {
+            self.root_raised = None;
+            let score = self.negamax(root, depth, alpha, beta, 0, true, root_check);
+            let full = alpha == -INFINITY && beta == INFINITY;
+            if self.stopped || full || (score > alpha && score < beta) {
+                return score;
+            }
+            delta *= 2;
+            if score <= alpha {
+                alpha = (score - delta).max(-INFINITY);
+            } else {
+                beta = (score + delta).min(INFINITY);
+            }
+            if delta > ASPIRATION_MAX {
+                (alpha, beta) = (-INFINITY, INFINITY);
+            }
+        }
     }
 
     /// The deepest iteration a helper thread finished, if deeper than `depth`, as a line of
@@ -1385,6 +1443,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 }
                 if score > alpha {
                     alpha = score;
+                    if ply == 0 && i > 0 {
+                        self.root_raised = Some((mv, score));
+                    }
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
                     head[ply].clear();
                     head[ply].push(mv);
