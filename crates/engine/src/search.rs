@@ -61,8 +61,6 @@ const FUTILITY_BASE: i32 = 100;
 const FUTILITY_MARGIN: i32 = 80;
 /// Iterations from this depth on start inside an aspiration window.
 const ASPIRATION_DEPTH: i32 = 4;
-/// The first aspiration window's half-width, in centipawns; it doubles on each failure.
-const ASPIRATION_WINDOW: i32 = 30;
 /// Past this half-width the window opens fully.
 const ASPIRATION_MAX: i32 = 600;
 /// The clock is read once every this many nodes, a power of two (the node limit and the stop signal are
@@ -700,7 +698,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             let mut found: Vec<Iteration<P::Move>> = Vec::with_capacity(searched);
             self.root_excluded.clear();
             // One line searched: a window around the last iteration's score.
-            let previous = lines.first().filter(|_| searched == 1).map(|l| l.score.raw());
+            let previous = lines
+                .first()
+                .filter(|_| searched == 1 && self.eval.aspiration_window().is_some())
+                .map(|l| l.score.raw());
             for _ in 0..searched {
                 self.seldepth = 0;
                 self.root_best = None;
@@ -718,7 +719,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 if self.stopped {
                     // An unfinished first iteration still found something better than
                     // nothing: its best line if one is complete, else the best move so far.
-                    if depth > 1 && searched == 1 {
+                    if depth > 1 && searched == 1 && self.eval.aspiration_window().is_some() {
                         // A move that beat the first one searched (the last iteration's
                         // best) in this unfinished iteration is better informed: play it.
                         if let Some((m, score)) = self.root_raised {
@@ -832,7 +833,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         else {
             return self.negamax(root, depth, -INFINITY, INFINITY, 0, true, root_check);
         };
-        let mut delta = ASPIRATION_WINDOW;
+        let Some(mut delta) = self.eval.aspiration_window() else {
+            return self.negamax(root, depth, -INFINITY, INFINITY, 0, true, root_check);
+        };
         let (mut alpha, mut beta) = (previous - delta, previous + delta);
         loop {
             self.root_raised = None;

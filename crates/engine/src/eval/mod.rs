@@ -44,6 +44,15 @@ pub trait Evaluator<P: Position>: Send + Sync {
         false
     }
 
+    /// The half-width in centipawns of the root's first aspiration window around the last
+    /// iteration's score (it doubles on each failure), for games where it was measured to
+    /// help. With a window the search also plays a root move that beat the first one in an
+    /// iteration the limits cut short. `None` (the default): full windows, and only
+    /// finished iterations choose the move.
+    fn aspiration_window(&self) -> Option<i32> {
+        None
+    }
+
     /// The material balance in centipawns for the side to move, for players that only
     /// count material (the `greedy` match player).
     fn material(&self, pos: &P) -> i32;

@@ -270,12 +270,8 @@ impl ChessEval {
                             }
                             continue;
                         }
-                        Role::Knight => {
-                            (t.knight[sq], 4, 4, 2)
-                        }
-                        Role::Bishop => {
-                            (t.bishop(sq, occ), 4, 5, 2)
-                        }
+                        Role::Knight => (t.knight[sq], 4, 4, 2),
+                        Role::Bishop => (t.bishop(sq, occ), 4, 5, 2),
                         Role::Rook => {
                             let file = FILE_A << (sq % 8);
                             if all_pawns & file == 0 {
@@ -285,9 +281,7 @@ impl ChessEval {
                             }
                             (t.rook(sq, occ), 2, 4, 3)
                         }
-                        Role::Queen => {
-                            (t.queen(sq, occ), 1, 2, 5)
-                        }
+                        Role::Queen => (t.queen(sq, occ), 1, 2, 5),
                         Role::King => {
                             // Pawn shield: own pawns on the three files in front.
                             let rank = (sq / 8) as i32;
@@ -362,7 +356,9 @@ pub fn see(pos: &Chess, mv: Move) -> i32 {
             SEE_VALUE[0]
         }
         MoveKind::Castle => return 0,
-        _ => pos.piece_at(mv.to).map_or(0, |(_, r)| SEE_VALUE[r as usize]),
+        _ => pos
+            .piece_at(mv.to)
+            .map_or(0, |(_, r)| SEE_VALUE[r as usize]),
     };
     // The value of the piece standing on the target square, which the next capture takes.
     let mut on_square = match mv.promotion {
@@ -455,7 +451,9 @@ impl Evaluator<Chess> for ChessEval {
         let Some((_, mover)) = pos.piece_at(mv.from) else {
             return false;
         };
-        let victim = pos.piece_at(mv.to).map_or(0, |(_, r)| SEE_VALUE[r as usize]);
+        let victim = pos
+            .piece_at(mv.to)
+            .map_or(0, |(_, r)| SEE_VALUE[r as usize]);
         if mv.promotion.is_none() && victim >= SEE_VALUE[mover as usize] {
             return false;
         }
@@ -464,6 +462,11 @@ impl Evaluator<Chess> for ChessEval {
 
     fn uses_mobility(&self) -> bool {
         false
+    }
+
+    fn aspiration_window(&self) -> Option<i32> {
+        // Measured in self-play at 20,000 nodes a move (docs/engine.md).
+        Some(30)
     }
 
     fn material(&self, pos: &Chess) -> i32 {
