@@ -166,20 +166,6 @@ impl LetterBoard<'_> {
             .get(s)
             .map_or(0, |&c| self.letters[(c & 31) as usize])
     }
-
-    /// The piece code on square `s`: 0 when it is empty or off the board, else a number
-    /// below 32 that always stands for the same letter ([`Self::letter_of`]), so an
-    /// evaluation can look each letter up once instead of once per piece.
-    #[inline(always)]
-    pub fn code(&self, s: usize) -> usize {
-        self.cells.get(s).map_or(0, |&c| (c & 31) as usize)
-    }
-
-    /// The letter of a piece code from [`Self::code`] (0 for an empty square).
-    #[inline(always)]
-    pub fn letter_of(&self, code: usize) -> u8 {
-        self.letters[code & 31]
-    }
 }
 
 /// A board cell: 0 empty, else role + 1 in the low four bits and the colour in bit 4.

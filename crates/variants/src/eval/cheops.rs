@@ -111,45 +111,28 @@ impl CheopsEval {
         let mut lead = 0i32;
         let mut kings = [usize::MAX; 2];
         let occ = pos.occupied();
-        // What each piece code stands for, looked up once per code rather than per piece:
-        // its value, White's sign, and which positional term it has.
-        let mut codes = [(0i32, 0i32, Term::None); 32];
-        for (code, slot) in codes.iter_mut().enumerate().skip(1) {
-            let c = board.letter_of(code);
-            if c == 0 {
-                continue;
-            }
-            let term = match c & !32 {
-                b'K' => Term::King,
-                b'P' => Term::Pawn,
-                b'M' => Term::Master,
-                b'N' | b'D' | b'U' | b'B' | b'O' | b'A' => Term::Centre,
-                _ => Term::None,
-            };
-            *slot = (value(c), if side_of(c) == 0 { 1 } else { -1 }, term);
-        }
         // The pieces only, in square order (the board is mostly empty), a word at a time.
         for (w, &word) in occ.0.iter().enumerate() {
             let mut word = word;
             while word != 0 {
                 let s = w * 64 + word.trailing_zeros() as usize;
                 word &= word - 1;
-                let code = board.code(s);
-                if code == 0 {
+                let c = board.at(s);
+                if c == 0 {
                     continue;
                 }
-                let (mut own, sign, term) = codes[code];
-                let side = usize::from(sign < 0);
-                lead += sign * own;
-                match term {
-                    Term::None => {}
-                    Term::King => kings[side] = s,
-                    Term::Pawn => {
+                let side = side_of(c);
+                let up = c & !32;
+                let mut own = value(c);
+                lead += if side == 0 { own } else { -own };
+                match up {
+                    b'K' => kings[side] = s,
+                    b'P' => {
                         let r = i32::from(rules.rank[s]);
                         let steps = if side == 0 { n as i32 - 1 - r } else { r };
                         own += self.pawn_advance[steps.clamp(0, 12) as usize];
                     }
-                    Term::Master => {
+                    b'M' => {
                         // A capture over exactly one screen: the first piece beyond the
                         // screen, found on the occupied squares of each ray.
                         for (d, ray) in geo.rays[s].iter().enumerate() {
@@ -167,9 +150,12 @@ impl CheopsEval {
                             }
                         }
                     }
-                    Term::Centre => own += self.centre * geo.centrality[s],
+                    b'N' | b'D' | b'U' | b'B' | b'O' | b'A' => {
+                        own += self.centre * geo.centrality[s];
+                    }
+                    _ => {}
                 }
-                score += sign * own;
+                score += if side == 0 { own } else { -own };
             }
         }
         for castle in pos.castles() {
@@ -214,16 +200,6 @@ impl CheopsEval {
         }
         score
     }
-}
-
-/// The positional term a piece letter has besides its value.
-#[derive(Clone, Copy)]
-enum Term {
-    None,
-    King,
-    Pawn,
-    Master,
-    Centre,
 }
 
 /// Square tables of one board size, built once: the four rook rays from each square to the
