@@ -110,7 +110,7 @@ pub fn run(args: BenchArgs) -> Result<(), VariantError> {
         find(v)?;
     }
     if args.search {
-        return crate::search_bench::run(&args.variants, runs, args.search_nodes);
+        return crate::search_bench::run(&args.variants, runs, args.search_nodes, &args.rival);
     }
     let rival_ok = std::path::Path::new(&args.rival).exists();
     if !rival_ok {

@@ -1,9 +1,13 @@
 //! `menagerie bench --search`: engine search speed in nodes per second for each game, as
-//! medians over several runs from fixed positions (a fresh hash table each run).
+//! medians over several runs from fixed positions (a fresh hash table each run), beside
+//! Fairy-Stockfish searching as many nodes in the same run (the same position in chess, its
+//! capablanca start for the games it cannot play), the runs interleaved.
 
 use menagerie_core::RuleOptions;
 use menagerie_play::engine::Engine;
 use menagerie_variants::{registry, Limits, VariantError};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
 
 /// Extra positions searched besides each variant's start.
 const POSITIONS: &[(&str, &str)] = &[
@@ -22,11 +26,84 @@ fn median(mut v: Vec<f64>) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
-/// Runs the search benchmark.
-pub fn run(only: &[String], runs: usize, nodes: u64) -> Result<(), VariantError> {
+/// The rival's search of `nodes` nodes on one thread with a 16 MB hash: (nodes, seconds) by
+/// its own last report, so its start-up is not counted.
+fn rival_search(
+    path: &str,
+    variant: &str,
+    fen: Option<&str>,
+    nodes: u64,
+) -> Result<(u64, f64), String> {
+    let mut child = Command::new(path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start {path}: {e}"))?;
+    let position = match fen {
+        Some(f) => format!("position fen {f}"),
+        None => "position startpos".to_string(),
+    };
+    let script = format!(
+        "uci\nsetoption name UCI_Variant value {variant}\nsetoption name Threads value 1\n\
+         setoption name Hash value 16\nucinewgame\nisready\n{position}\ngo nodes {nodes}\n"
+    );
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| format!("cannot talk to {path}"))?;
+    stdin
+        .write_all(script.as_bytes())
+        .map_err(|e| format!("cannot talk to {path}: {e}"))?;
+    let stdout = child
+        .stdout
+        .take()
+        .ok_or_else(|| format!("cannot read {path}"))?;
+    let mut last = None;
+    for line in BufReader::new(stdout).lines() {
+        let line = line.map_err(|e| format!("cannot read {path}: {e}"))?;
+        if line.starts_with("bestmove") {
+            break;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let field = |name: &str| {
+            words
+                .iter()
+                .position(|w| *w == name)
+                .and_then(|i| words.get(i + 1))
+                .and_then(|v| v.parse::<u64>().ok())
+        };
+        if let (Some(n), Some(ms)) = (field("nodes"), field("time")) {
+            last = Some((n, ms));
+        }
+    }
+    // The rival may already have gone; a failed quit changes nothing measured.
+    let _ = stdin.write_all(b"quit\n");
+    drop(stdin);
+    let _ = child.wait();
+    let (n, ms) = last.ok_or_else(|| format!("{path} reported no search"))?;
+    Ok((n, ms.max(1) as f64 / 1e3))
+}
+
+/// Runs the search benchmark, with `rival` (Fairy-Stockfish) in the same run when it exists.
+pub fn run(only: &[String], runs: usize, nodes: u64, rival: &str) -> Result<(), VariantError> {
+    let rival_ok = std::path::Path::new(rival).exists();
+    if !rival_ok {
+        eprintln!(
+            "note: rival {rival} not found (apt-get install fairy-stockfish); measuring Menagerie alone"
+        );
+    }
     println!(
-        "{:<24} {:>6} {:>10} {:>10} {:>12}  position",
-        "variant", "depth", "nodes", "median s", "knodes/s"
+        "{:<24} {:>6} {:>10} {:>10} {:>12} | {:>16} {:>10} {:>12} | {:>7}  position",
+        "variant",
+        "depth",
+        "nodes",
+        "median s",
+        "knodes/s",
+        "rival",
+        "nodes",
+        "knodes/s",
+        "speed x"
     );
     for v in registry() {
         if !only.is_empty() && !only.iter().any(|o| o == v.id) {
@@ -43,6 +120,14 @@ pub fn run(only: &[String], runs: usize, nodes: u64) -> Result<(), VariantError>
             let mut times = Vec::new();
             let mut searched = 0;
             let mut depth = 0;
+            // Fairy-Stockfish plays chess itself; for the others its capablanca start stands in.
+            let (rival_variant, rival_fen) = if v.id == "chess" {
+                ("chess", Some(fen.as_str()))
+            } else {
+                ("capablanca", None)
+            };
+            let mut rival_rates = Vec::new();
+            let mut rival_nodes = 0;
             for _ in 0..runs {
                 let g = v.open(Some(&fen), &RuleOptions::new())?;
                 // A fresh engine each run: a fresh hash table.
@@ -50,17 +135,39 @@ pub fn run(only: &[String], runs: usize, nodes: u64) -> Result<(), VariantError>
                 times.push(r.info.elapsed.as_secs_f64());
                 searched = r.info.nodes;
                 depth = r.info.depth;
+                if rival_ok {
+                    match rival_search(rival, rival_variant, rival_fen, nodes) {
+                        Ok((n, s)) => {
+                            rival_nodes = n;
+                            rival_rates.push(n as f64 / s / 1e3);
+                        }
+                        Err(e) => eprintln!("note: {e}"),
+                    }
+                }
             }
             let secs = median(times);
-            println!(
-                "{:<24} {:>6} {:>10} {:>10.3} {:>12.0}  {}",
-                v.id,
-                depth,
-                searched,
-                secs,
-                searched as f64 / secs.max(1e-9) / 1e3,
-                fen
-            );
+            let rate = searched as f64 / secs.max(1e-9) / 1e3;
+            if rival_rates.is_empty() {
+                println!(
+                    "{:<24} {:>6} {:>10} {:>10.3} {:>12.0} | {:>16} {:>10} {:>12} | {:>7}  {}",
+                    v.id, depth, searched, secs, rate, "-", "-", "-", "-", fen
+                );
+            } else {
+                let rival_rate = median(rival_rates);
+                println!(
+                    "{:<24} {:>6} {:>10} {:>10.3} {:>12.0} | {:>16} {:>10} {:>12.0} | {:>7.2}  {}",
+                    v.id,
+                    depth,
+                    searched,
+                    secs,
+                    rate,
+                    format!("fsf {rival_variant}"),
+                    rival_nodes,
+                    rival_rate,
+                    rate / rival_rate,
+                    fen
+                );
+            }
         }
     }
     Ok(())

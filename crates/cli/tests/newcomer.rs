@@ -430,3 +430,49 @@ fn cypher_notation_is_explained_where_it_first_appears() {
         "{out}"
     );
 }
+
+#[test]
+fn bench_search_reports_fairy_stockfish_beside_each_row_or_says_it_is_missing() {
+    let o = menagerie(&[
+        "bench",
+        "--search",
+        "--runs",
+        "1",
+        "--search-nodes",
+        "3000",
+        "vyrt",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("variant") && lines[0].contains("speed x"),
+        "{out}"
+    );
+    assert!(lines[1].starts_with("vyrt "), "{out}");
+    if std::path::Path::new("/usr/games/fairy-stockfish").exists() {
+        assert!(lines[1].contains("fsf capablanca"), "{out}");
+        assert_eq!(stderr(&o), "");
+    } else {
+        eprintln!("skipped: the rival half (fairy-stockfish is not installed)");
+        assert!(stderr(&o).contains("not found"), "{}", stderr(&o));
+    }
+    let o = menagerie(&[
+        "bench",
+        "--search",
+        "--runs",
+        "1",
+        "--search-nodes",
+        "3000",
+        "--rival",
+        "/nonexistent/fsf",
+        "vyrt",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stderr(&o),
+        "note: rival /nonexistent/fsf not found (apt-get install fairy-stockfish); measuring Menagerie alone\n"
+    );
+    assert!(stdout(&o).lines().nth(1).is_some_and(|l| l.contains(" - ")));
+}
