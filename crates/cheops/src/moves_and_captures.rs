@@ -50,7 +50,8 @@ impl CheopsPosition {
         let emit = |t: usize, capture: bool, out: &mut Vec<CheopsMove>| {
             // A step to an empty square is noisy only as a promotion on the last rank (the
             // halls promote by capture alone).
-            if !QUIET && !capture && !(promotes && r.rank[t] == last_rank) {
+            let noisy = capture || (promotes && r.rank[t] == last_rank);
+            if !QUIET && !noisy {
                 return;
             }
             if promotes {
