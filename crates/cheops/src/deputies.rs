@@ -65,7 +65,7 @@ impl CheopsPosition {
         probe.known.clear(sqb(from));
         let mut moves = Vec::new();
         let c = probe.board[from];
-        probe.gen_betza(from, c, CIVILIAN, &mut moves);
+        probe.gen_betza::<true>(from, c, CIVILIAN, &mut moves);
         moves.iter().any(|m| m.to as usize == to)
     }
 

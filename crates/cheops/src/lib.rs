@@ -303,6 +303,9 @@ impl Position for CheopsPosition {
     fn legal_moves(&self, moves: &mut Vec<CheopsMove>) {
         self.generate(moves);
     }
+    fn legal_noisy_moves(&self, moves: &mut Vec<CheopsMove>) -> bool {
+        self.generate_noisy(moves)
+    }
     fn play(&mut self, mv: CheopsMove) {
         self.apply(&mv);
     }

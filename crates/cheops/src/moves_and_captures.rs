@@ -25,7 +25,15 @@ impl CheopsPosition {
         !self.rules.is(role, class::ROYAL | class::NEVER_CAPTURED)
     }
 
-    pub(crate) fn gen_betza(&self, s: usize, c: u8, role: usize, out: &mut Vec<CheopsMove>) {
+    /// The moves and captures of the piece `c` on `s` moving as `role`; with `QUIET` false
+    /// only the noisy ones (captures and promotions, for quiescence), in the same order.
+    pub(crate) fn gen_betza<const QUIET: bool>(
+        &self,
+        s: usize,
+        c: u8,
+        role: usize,
+        out: &mut Vec<CheopsMove>,
+    ) {
         let r: &Rules = &self.rules;
         let me = self.turn;
         let passes = r.is(role, class::PASSES_CASTLES);
@@ -38,7 +46,14 @@ impl CheopsPosition {
             Bits::EMPTY
         };
         let promotes = r.is(cell_role(c), class::PROMOTES);
+        let last_rank = r.last_rank(cell_color(c));
         let emit = |t: usize, capture: bool, out: &mut Vec<CheopsMove>| {
+            // A step to an empty square is noisy only as a promotion on the last rank (the
+            // halls promote by capture alone).
+            let noisy = capture || (promotes && r.rank[t] == last_rank);
+            if !QUIET && !noisy {
+                return;
+            }
             if promotes {
                 self.emit(s, t, c, capture, out);
             } else {
@@ -64,6 +79,34 @@ impl CheopsPosition {
                 continue;
             }
             let hopper = leg.flags & LEG_HOPPER != 0;
+            if !QUIET && open && !promotes {
+                // Captures only, no Castle closed to the piece and no promotion: only the
+                // first piece on the line matters (a hopper's screen, then the piece past
+                // it); scanning for it was most of quiescence's move generation.
+                if !captures {
+                    continue;
+                }
+                let mut pieces = squares
+                    .iter()
+                    .map(|&t| t as usize)
+                    .filter(|&t| self.board[t] != 0);
+                let Some(mut t) = pieces.next() else {
+                    continue;
+                };
+                if hopper {
+                    if act_bastions.has(sqb(t)) {
+                        continue;
+                    }
+                    let Some(past) = pieces.next() else {
+                        continue;
+                    };
+                    t = past;
+                }
+                if self.capturable(t, me) && !self.chair_shielded(s, t, passes) {
+                    emit(t, true, out);
+                }
+                continue;
+            }
             let mut prev = s;
             let mut screened = false;
             for &t in squares {

@@ -1775,6 +1775,16 @@ fn rare_readings_agree() {
 /// the King's safety) gives exactly the moves of playing every candidate, in the same order:
 /// random positions of both styles (Castles in every state, Deputies, arrestees) and random
 /// play from them, under every combination of rule options.
+/// Quiescence's noisy generation gives exactly the legal moves' noisy ones, in order, and
+/// says whether there is any legal move.
+fn noisy_matches_filtering(pos: &CheopsPosition, legal: &[menagerie_cheops::CheopsMove]) {
+    let mut noisy = Vec::new();
+    let any = pos.legal_noisy_moves(&mut noisy);
+    let filtered: Vec<_> = legal.iter().copied().filter(|&m| pos.is_noisy(m)).collect();
+    assert_eq!(noisy, filtered, "{}", pos.fen());
+    assert_eq!(any, !legal.is_empty(), "{}", pos.fen());
+}
+
 #[test]
 fn fast_legality_matches_playing_every_move() {
     use menagerie_core::RuleOptions;
@@ -1807,6 +1817,7 @@ fn fast_legality_matches_playing_every_move() {
                     let mut slow = Vec::new();
                     pos.generate_by_playing(&mut slow);
                     assert_eq!(fast, slow, "{}", pos.fen());
+                    noisy_matches_filtering(&pos, &fast);
                     compared += 1;
                     if fast.is_empty() {
                         break;
@@ -1825,6 +1836,7 @@ fn fast_legality_matches_playing_every_move() {
                 let mut slow = Vec::new();
                 pos.generate_by_playing(&mut slow);
                 assert_eq!(fast, slow, "{}", pos.fen());
+                noisy_matches_filtering(&pos, &fast);
                 compared += 1;
                 if fast.is_empty() {
                     break;

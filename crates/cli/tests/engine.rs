@@ -329,3 +329,28 @@ fn uci_protocol_answers_searches_and_perft() {
         .any(|l| l.starts_with("info depth 1 ") && l.contains("score mate 1")));
     assert_eq!(*lines.last().unwrap(), "Nodes searched: 600");
 }
+
+#[test]
+fn uci_elo_runs_over_the_measured_levels_and_picks_the_nearest() {
+    // UCI_Elo 1000 is level 1: depth 1 at most, however deep the `go` asks.
+    let o = with_input(
+        &["uci"],
+        "uci\nsetoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 1000\n\
+         isready\nposition startpos\ngo depth 12\nposition startpos\ngo perft 1\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines.contains(&"option name UCI_Elo type spin default 2100 min 1000 max 2100"),
+        "{out}"
+    );
+    let depths: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|l| l.split(' ').next())
+        .collect();
+    assert_eq!(depths, vec!["1"], "{out}");
+    assert!(lines.iter().any(|l| l.starts_with("bestmove ")), "{out}");
+    assert_eq!(*lines.last().unwrap(), "Nodes searched: 20");
+}

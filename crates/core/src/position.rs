@@ -278,6 +278,25 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// positions) are reported by [`Position::outcome`] but, as in every perft tool, do not
     /// empty this list.
     fn legal_moves(&self, moves: &mut Vec<Self::Move>);
+    /// Appends the legal moves that [`Position::is_noisy`] accepts, in
+    /// [`Position::legal_moves`]' order, and says whether there is any legal move at all:
+    /// quiescence searches only these but must still see a position without moves. Games
+    /// whose generator can skip the quiet moves override it. Default: every legal move,
+    /// then the quiet ones dropped.
+    fn legal_noisy_moves(&self, moves: &mut Vec<Self::Move>) -> bool {
+        let start = moves.len();
+        self.legal_moves(moves);
+        let any = moves.len() > start;
+        let mut keep = start;
+        for i in start..moves.len() {
+            if self.is_noisy(moves[i]) {
+                moves[keep] = moves[i];
+                keep += 1;
+            }
+        }
+        moves.truncate(keep);
+        any
+    }
     /// Plays `mv`, which must be one of [`Position::legal_moves`].
     fn play(&mut self, mv: Self::Move);
     /// Whether the side to move is in check.

@@ -1481,7 +1481,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         best
     }
 
-    /// Quiescence from a node whose legal moves are already known (and not empty).
+    /// Quiescence from a node whose legal moves are already known (not empty; only the
+    /// noisy ones when standing pat, and then possibly none).
     #[allow(clippy::too_many_arguments)]
     fn quiesce_with(
         &mut self,
@@ -1633,9 +1634,18 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             stand = Some(s);
         }
         moves.clear();
-        pos.legal_moves(moves);
-        if moves.is_empty() {
-            return self.terminal(pos, ply);
+        if stand.is_some() {
+            // Standing pat is allowed, so only the noisy moves are searched: they are all
+            // that is generated (the mobility the list's length would give is read only
+            // by evaluations that never stand pat here).
+            if !pos.legal_noisy_moves(moves) {
+                return self.terminal(pos, ply);
+            }
+        } else {
+            pos.legal_moves(moves);
+            if moves.is_empty() {
+                return self.terminal(pos, ply);
+            }
         }
         if stand.is_none() && pos.rule_draw() {
             return 0;

@@ -24,10 +24,10 @@ const TABLE: [(Option<u32>, u64, u64, u32, u32); 8] = [
     (None, 1_000_000, 2_000, 0, 0),
 ];
 
-/// Roughly where each level stands on Stockfish 15.1's `UCI_Elo` scale in chess, used to
-/// turn a UCI `UCI_Elo` into a level: an estimate, 200 Elo a level, not yet measured against
-/// Stockfish (docs/engine.md says what was measured).
-pub const LEVEL_ELO: [u32; 8] = [600, 800, 1000, 1200, 1400, 1600, 1800, 2000];
+/// Where each level stands on Stockfish 15.1's `UCI_Elo` scale in chess (Stockfish at 100 ms a
+/// move), used to turn a UCI `UCI_Elo` into a level: measured by 16-game matches, rounded
+/// (docs/engine.md, "Levels on Stockfish's scale", has the games and their error bars).
+pub const LEVEL_ELO: [u32; 8] = [1000, 1250, 1550, 1600, 1700, 1900, 2000, 2100];
 
 /// The search limits (with their [`Skill`]) of `level`, 1 (weakest) ..= 8 (strongest); any
 /// other level is refused with a sentence.
@@ -89,7 +89,9 @@ mod tests {
         );
         assert!(level_limits(0).is_err());
         assert_eq!(level_for_elo(0), 1);
-        assert_eq!(level_for_elo(1410), 5);
+        assert_eq!(level_for_elo(1410), 3);
+        assert_eq!(level_for_elo(1660), 5);
+        assert_eq!(level_for_elo(2000), 7);
         assert_eq!(level_for_elo(3000), 8);
         assert_eq!(level_for_skill(0), 1);
         assert_eq!(level_for_skill(10), 4);
