@@ -719,9 +719,15 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 if self.stopped {
                     // An unfinished first iteration still found something better than
                     // nothing: its best line if one is complete, else the best move so far.
-                    if depth > 1 && searched == 1 && self.eval.aspiration_window().is_some() {
+                    // (With threads a helper's finished line may still take over below.)
+                    if depth > 1
+                        && searched == 1
+                        && !adopt
+                        && self.eval.aspiration_window().is_some()
+                    {
                         // A move that beat the first one searched (the last iteration's
-                        // best) in this unfinished iteration is better informed: play it.
+                        // best) in this unfinished iteration is better informed: play it,
+                        // and report its line so the move played is the last line's.
                         if let Some((m, score)) = self.root_raised {
                             if result.best != Some(m) && self.pv[0].first() == Some(&m) {
                                 result.best = Some(m);
@@ -734,6 +740,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                                     pv: self.pv[0].clone(),
                                     multipv: 1,
                                 };
+                                on_iteration(&result.last);
                             }
                         }
                     }
