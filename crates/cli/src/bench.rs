@@ -4,7 +4,7 @@
 use menagerie_core::RuleOptions;
 use menagerie_variants::{find, VariantError};
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::Instant;
 
 /// Options of `menagerie bench`.
@@ -72,15 +72,20 @@ fn median(mut v: Vec<f64>) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
-/// Runs the rival's `go perft`; returns (leaves, seconds).
-fn rival_perft(path: &str, variant: &str, depth: u32) -> Result<(u64, f64), String> {
-    let start = Instant::now();
-    let mut child = Command::new(path)
+/// Starts the rival with piped input and output.
+pub(crate) fn spawn_rival(path: &str) -> Result<Child, String> {
+    Command::new(path)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|e| format!("cannot start {path}: {e}"))?;
+        .map_err(|e| format!("cannot start {path}: {e}"))
+}
+
+/// Runs the rival's `go perft`; returns (leaves, seconds).
+fn rival_perft(path: &str, variant: &str, depth: u32) -> Result<(u64, f64), String> {
+    let start = Instant::now();
+    let mut child = spawn_rival(path)?;
     let script = format!(
         "uci\nsetoption name UCI_Variant value {variant}\nposition startpos\ngo perft {depth}\nquit\n"
     );

@@ -7,7 +7,6 @@ use menagerie_core::RuleOptions;
 use menagerie_play::engine::Engine;
 use menagerie_variants::{registry, Limits, VariantError};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
 
 /// Extra positions searched besides each variant's start.
 const POSITIONS: &[(&str, &str)] = &[
@@ -34,12 +33,7 @@ fn rival_search(
     fen: Option<&str>,
     nodes: u64,
 ) -> Result<(u64, f64), String> {
-    let mut child = Command::new(path)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot start {path}: {e}"))?;
+    let mut child = crate::bench::spawn_rival(path)?;
     let position = match fen {
         Some(f) => format!("position fen {f}"),
         None => "position startpos".to_string(),

@@ -433,15 +433,13 @@ fn cypher_notation_is_explained_where_it_first_appears() {
 
 #[test]
 fn bench_search_reports_fairy_stockfish_beside_each_row_or_says_it_is_missing() {
-    let o = menagerie(&[
-        "bench",
-        "--search",
-        "--runs",
-        "1",
-        "--search-nodes",
-        "3000",
-        "vyrt",
-    ]);
+    let bench = |rival: &[&str]| {
+        let mut args = vec!["bench", "--search", "--runs", "1", "--search-nodes", "3000"];
+        args.extend_from_slice(rival);
+        args.push("vyrt");
+        menagerie(&args)
+    };
+    let o = bench(&[]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
@@ -458,17 +456,7 @@ fn bench_search_reports_fairy_stockfish_beside_each_row_or_says_it_is_missing() 
         eprintln!("skipped: the rival half (fairy-stockfish is not installed)");
         assert!(stderr(&o).contains("not found"), "{}", stderr(&o));
     }
-    let o = menagerie(&[
-        "bench",
-        "--search",
-        "--runs",
-        "1",
-        "--search-nodes",
-        "3000",
-        "--rival",
-        "/nonexistent/fsf",
-        "vyrt",
-    ]);
+    let o = bench(&["--rival", "/nonexistent/fsf"]);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(
         stderr(&o),
