@@ -242,6 +242,18 @@ impl Chess {
             | (t.rook(sq, occ) & orth))
     }
 
+    /// The pieces of either colour standing in `occ` that attack square index `sq` when the
+    /// board holds only `occ` (exchanges played out in thought remove pieces from it).
+    pub fn attackers_to(&self, sq: usize, occ: u64) -> u64 {
+        let t = tables();
+        (self.attackers(t, sq, Color::White, occ) | self.attackers(t, sq, Color::Black, occ)) & occ
+    }
+
+    /// Every piece of `color`.
+    pub fn color_pieces(&self, color: Color) -> u64 {
+        self.by_color[color.index()]
+    }
+
     /// Whether the side to move is in check.
     pub fn in_check(&self) -> bool {
         let t = tables();

@@ -3,6 +3,7 @@
 //! Fairy-Stockfish searching as many nodes in the same run (the same position in chess, its
 //! capablanca start for the games it cannot play), the runs interleaved.
 
+use crate::bench::median;
 use menagerie_core::RuleOptions;
 use menagerie_play::engine::Engine;
 use menagerie_variants::{registry, Limits, VariantError};
@@ -19,11 +20,6 @@ const POSITIONS: &[(&str, &str)] = &[
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8",
     ),
 ];
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
-}
 
 /// The rival's search of `nodes` nodes on one thread with a 16 MB hash: (nodes, seconds) by
 /// its own last report, so its start-up is not counted.

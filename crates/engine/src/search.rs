@@ -700,7 +700,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             // One line searched: a window around the last iteration's score.
             let previous = lines
                 .first()
-                .filter(|_| searched == 1 && self.eval.aspiration_window().is_some())
+                .filter(|_| searched == 1)
                 .map(|l| l.score.raw());
             for _ in 0..searched {
                 self.seldepth = 0;
@@ -836,11 +836,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     /// The root search of one iteration, first inside a window around the score of the
     /// iteration before (`previous`), widened on each failure until the score falls inside.
     fn aspirated(&mut self, root: &P, depth: i32, root_check: bool, previous: Option<i32>) -> i32 {
-        let Some(previous) = previous.filter(|&p| depth >= ASPIRATION_DEPTH && !is_win_score(p))
-        else {
-            return self.negamax(root, depth, -INFINITY, INFINITY, 0, true, root_check);
-        };
-        let Some(mut delta) = self.eval.aspiration_window() else {
+        let (Some(previous), Some(mut delta)) = (
+            previous.filter(|&p| depth >= ASPIRATION_DEPTH && !is_win_score(p)),
+            self.eval.aspiration_window(),
+        ) else {
             return self.negamax(root, depth, -INFINITY, INFINITY, 0, true, root_check);
         };
         let (mut alpha, mut beta) = (previous - delta, previous + delta);

@@ -234,7 +234,7 @@ impl ChessEval {
             let sign = if color == Color::White { 1 } else { -1 };
             let flip = if color == Color::White { 56 } else { 0 };
             let them = color.other();
-            let own: u64 = Role::ALL.iter().fold(0, |o, &r| o | pos.pieces(color, r));
+            let own = pos.color_pieces(color);
             let pawns = pos.pieces(color, Role::Pawn);
             let their_pawns = pos.pieces(them, Role::Pawn);
             let enemy_pawn_cover = pawn_attacks(them, their_pawns);
@@ -323,22 +323,6 @@ impl ChessEval {
 /// captured, so its value only ranks it last as an attacker).
 const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 20000];
 
-/// The pieces of both colours that attack `sq` through the occupancy `occ`.
-fn attackers_to(pos: &Chess, sq: usize, occ: u64) -> u64 {
-    let t = tables();
-    let mut a = 0;
-    for color in Color::BOTH {
-        let pawn_from = t.pawn[color.other().index()][sq];
-        a |= pawn_from & pos.pieces(color, Role::Pawn);
-        a |= t.knight[sq] & pos.pieces(color, Role::Knight);
-        a |= t.king[sq] & pos.pieces(color, Role::King);
-        let queens = pos.pieces(color, Role::Queen);
-        a |= t.bishop(sq, occ) & (pos.pieces(color, Role::Bishop) | queens);
-        a |= t.rook(sq, occ) & (pos.pieces(color, Role::Rook) | queens);
-    }
-    a & occ
-}
-
 /// The material the side to move wins by `mv` and the best exchanges that follow on its
 /// target square, each side free to stop recapturing (static exchange evaluation; pins
 /// are ignored).
@@ -371,8 +355,8 @@ pub fn see(pos: &Chess, mv: Move) -> i32 {
     let mut side = us.other();
     let mut d = 0;
     loop {
-        let attackers = attackers_to(pos, to, occ);
-        let mine = attackers & own_pieces(pos, side);
+        let attackers = pos.attackers_to(to, occ);
+        let mine = attackers & pos.color_pieces(side);
         if mine == 0 {
             break;
         }
@@ -384,7 +368,7 @@ pub fn see(pos: &Chess, mv: Move) -> i32 {
             break;
         };
         // A King may not take a defended piece.
-        if role == Role::King && attackers & own_pieces(pos, side.other()) != 0 {
+        if role == Role::King && attackers & pos.color_pieces(side.other()) != 0 {
             break;
         }
         d += 1;
@@ -405,10 +389,6 @@ pub fn see(pos: &Chess, mv: Move) -> i32 {
         d -= 1;
     }
     gain[0]
-}
-
-fn own_pieces(pos: &Chess, color: Color) -> u64 {
-    Role::ALL.iter().fold(0, |o, &r| o | pos.pieces(color, r))
 }
 
 /// Centipawn value of a role for move ordering and material counts.
