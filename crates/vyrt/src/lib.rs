@@ -46,7 +46,7 @@ use menagerie_core::{Color, Geometry, MoveError, Outcome, Position, PositionErro
 use menagerie_core::{RuleError, Termination, VariantSpec};
 use std::sync::LazyLock;
 
-pub use position::{Rules, VyrtMove, VyrtPosition};
+pub use position::{Rules, SideTerms, VyrtMove, VyrtPosition};
 
 /// The start position string (§8).
 pub const START_FEN: &str = "12/1pppppppppp1/1prnbqkbnrp1/1pppppppppp1/12/12/12/12/1PPPPPPPPPP1/1PRNBQKBNRP1/1PPPPPPPPPP1/12 w KQkq - LABCDEFGHI/labcdefghi 0 1";

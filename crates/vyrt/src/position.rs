@@ -6,11 +6,13 @@
 mod castling;
 mod dead_positions;
 mod en_passant;
+mod terms;
 
 use crate::tables::*;
 use castling::castling_rook_squares;
 use menagerie_core::{BitBoard, Color, Square, Wide};
 use std::sync::LazyLock;
+pub use terms::SideTerms;
 
 /// Piece kinds; a board code is `kind | color << 3` (0 = empty).
 pub(crate) const PAWN: u8 = 1;

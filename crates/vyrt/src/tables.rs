@@ -47,17 +47,22 @@ pub static SQ_LINES: [[(u8, u8); 4]; N + 1] = {
     let mut t = [[(255u8, 0u8); 4]; N + 1];
     let mut s = 0;
     while s < N {
-        let (x, y) = ((s % 12) as i32, (s / 12) as i32);
-        t[s] = [
-            (y as u8, x as u8),
-            (x as u8, y as u8),
-            ((x - y).rem_euclid(12) as u8, y as u8),
-            ((x + y).rem_euclid(12) as u8, x as u8),
-        ];
+        t[s] = square_lines(s);
         s += 1;
     }
     t
 };
+
+/// `(line, position)` of square `s` (below [`N`]) in the four families.
+const fn square_lines(s: usize) -> [(u8, u8); 4] {
+    let (x, y) = ((s % 12) as i32, (s / 12) as i32);
+    [
+        (y as u8, x as u8),
+        (x as u8, y as u8),
+        ((x - y).rem_euclid(12) as u8, y as u8),
+        ((x + y).rem_euclid(12) as u8, x as u8),
+    ]
+}
 
 /// The square at `[family][line][position]`.
 pub static LINE_SQS: [[[u8; 12]; 12]; 4] = {
@@ -109,6 +114,41 @@ pub static CIRCLE: [u16; 2048] = {
     t
 };
 
+/// [`CIRCLE`] split by direction, for an evaluation that counts the two routes round a
+/// circle apart: `[0]` the positions reached going up, `[1]` going down, `[2]` how many
+/// positions the two routes reach together (a position reached both ways counts twice).
+pub static CIRCLE_ROUTES: [[u16; 3]; 2048] = {
+    let mut t = [[0u16; 3]; 2048];
+    let mut i = 0;
+    while i < 2048 {
+        let occ = (i as u32) << 1;
+        let (mut up, mut down) = (0u32, 0u32);
+        let mut k = 1;
+        while k < 12 {
+            up |= 1 << k;
+            if occ >> k & 1 != 0 {
+                break;
+            }
+            k += 1;
+        }
+        let mut k = 11;
+        while k > 0 {
+            down |= 1 << k;
+            if occ >> k & 1 != 0 {
+                break;
+            }
+            k -= 1;
+        }
+        t[i] = [
+            up as u16,
+            down as u16,
+            (up.count_ones() + down.count_ones()) as u16,
+        ];
+        i += 1;
+    }
+    t
+};
+
 /// Rotates a 12-bit circle mask so that position `p` becomes position 0.
 #[inline(always)]
 pub fn rot_down(v: u16, p: u32) -> u32 {
@@ -151,6 +191,54 @@ pub static KNIGHT: [Bb; N] = leaper_table(&geometry::KNIGHT);
 /// The eight King neighbours of every square (the core's King steps, wrapped).
 pub static KING: [Bb; N] = leaper_table(&geometry::KING);
 
+/// The eight King neighbours of every square as a list; entry [`NONE`] repeats square 0's
+/// (read only where a King stands).
+pub static KING_STEPS: [[u8; 8]; N + 1] = {
+    let mut t = [[0u8; 8]; N + 1];
+    let mut s = 0;
+    while s <= N {
+        t[s] = king_steps(s % N);
+        s += 1;
+    }
+    t
+};
+
+const fn king_steps(s: usize) -> [u8; 8] {
+    let (x, y) = ((s % 12) as i32, (s / 12) as i32);
+    let mut t = [0u8; 8];
+    let mut i = 0;
+    while i < 8 {
+        let o = geometry::KING[i];
+        t[i] = sq(x + o.dx as i32, y + o.dy as i32) as u8;
+        i += 1;
+    }
+    t
+}
+
+/// The King neighbours of every square as positions on lines, `[square][family][line]`: bit
+/// `p` is set when position `p` of that line is next to the square. Entry [`NONE`] is empty,
+/// so a missing King has no neighbours.
+pub static KING_ZONE_LINES: [[[u16; 12]; 4]; N + 1] = {
+    let mut t = [[[0u16; 12]; 4]; N + 1];
+    let mut s = 0;
+    while s < N {
+        let steps = king_steps(s);
+        let mut i = 0;
+        while i < 8 {
+            let lines = square_lines(steps[i] as usize);
+            let mut f = 0;
+            while f < 4 {
+                let (l, p) = lines[f];
+                t[s][f][l as usize] |= 1 << p;
+                f += 1;
+            }
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
 /// The y of the rank a pawn of each colour promotes on (rank 8 for White, rank 1 for Black).
 pub const PROMOTION_Y: [usize; 2] = [9, 2];
 
@@ -175,6 +263,9 @@ pub struct PawnTables {
     pub captures: [[[u8; 2]; N]; 2],
     /// The squares from which a pawn of `color` attacks the square, `[color][square]`.
     pub attackers: [[Bb; N]; 2],
+    /// The squares from which a pawn of `color` attacks a neighbour of the square,
+    /// `[color][square]`; entry [`NONE`] is empty.
+    pub zone_attackers: [[Bb; N + 1]; 2],
 }
 
 const fn pawn_tables(reversed: bool) -> PawnTables {
@@ -198,11 +289,21 @@ const fn pawn_tables(reversed: bool) -> PawnTables {
         c += 1;
     }
     let mut attackers = [[Wide([0; 3]); N]; 2];
+    let mut zone_attackers = [[Wide([0; 3]); N + 1]; 2];
     let mut c = 0;
     while c < 2 {
         let mut s = 0;
         while s < N {
             attackers[c][s] = Wide(att[c][s]);
+            let steps = king_steps(s);
+            let mut zone = [0u64; 3];
+            let mut i = 0;
+            while i < 8 {
+                let a = att[c][steps[i] as usize];
+                zone = [zone[0] | a[0], zone[1] | a[1], zone[2] | a[2]];
+                i += 1;
+            }
+            zone_attackers[c][s] = Wide(zone);
             s += 1;
         }
         c += 1;
@@ -211,6 +312,7 @@ const fn pawn_tables(reversed: bool) -> PawnTables {
         push,
         captures,
         attackers,
+        zone_attackers,
     }
 }
 

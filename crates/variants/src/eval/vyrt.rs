@@ -3,34 +3,9 @@
 //! round the torus, king safety by the attacked squares next to each King, and pawns
 //! advancing toward their promotion rank.
 
-use menagerie_core::{Color, Position, Square};
+use menagerie_core::{Color, Position};
 use menagerie_engine::{Evaluator, Mobility};
 use menagerie_vyrt::{VyrtMove, VyrtPosition};
-use std::sync::OnceLock;
-
-const N: usize = 144;
-const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const KNIGHT: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (-1, 2),
-    (-2, 1),
-    (1, -2),
-    (2, -1),
-    (-1, -2),
-    (-2, -1),
-];
-const KING: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
 
 /// The Vyrt Chess evaluation: material in the author's order, torus mobility, king safety and
 /// pawn advance; every weight is data so self-play can tune it.
@@ -57,46 +32,6 @@ impl Default for VyrtEval {
     }
 }
 
-#[inline]
-fn sq(x: i32, y: i32) -> usize {
-    (12 * y.rem_euclid(12) + x.rem_euclid(12)) as usize
-}
-
-/// The torus neighbours of every square, built once: rays (rook directions, then bishop
-/// directions; 11 squares each before the ray comes back round), knight leaps, King steps.
-struct Torus {
-    rays: Vec<[[u8; 11]; 8]>,
-    knight: Vec<[u8; 8]>,
-    king: Vec<[u8; 8]>,
-}
-
-fn torus() -> &'static Torus {
-    static TORUS: OnceLock<Torus> = OnceLock::new();
-    TORUS.get_or_init(|| {
-        let mut t = Torus {
-            rays: vec![[[0; 11]; 8]; N],
-            knight: vec![[0; 8]; N],
-            king: vec![[0; 8]; N],
-        };
-        for s in 0..N {
-            let (x, y) = ((s % 12) as i32, (s / 12) as i32);
-            for (d, &(dx, dy)) in ROOK_DIRS.iter().chain(&BISHOP_DIRS).enumerate() {
-                for k in 1..12 {
-                    // On a 12 by 12 torus a ray comes back to its start after 12 steps.
-                    t.rays[s][d][k as usize - 1] = sq(x + dx * k, y + dy * k) as u8;
-                }
-            }
-            for (i, &(dx, dy)) in KNIGHT.iter().enumerate() {
-                t.knight[s][i] = sq(x + dx, y + dy) as u8;
-            }
-            for (i, &(dx, dy)) in KING.iter().enumerate() {
-                t.king[s][i] = sq(x + dx, y + dy) as u8;
-            }
-        }
-        t
-    })
-}
-
 impl VyrtEval {
     /// The value of a unit by its board letter (either case); the King counts nothing.
     pub fn value(&self, c: char) -> i32 {
@@ -110,93 +45,27 @@ impl VyrtEval {
         }
     }
 
-    /// The evaluation from White's point of view.
+    /// The evaluation from White's point of view, from the board's counts
+    /// ([`VyrtPosition::eval_terms`]).
     fn white_score(&self, pos: &VyrtPosition) -> i32 {
-        let t = torus();
-        // Tables of 256 entries, indexed by a `u8` square, need no bounds checks.
-        let mut board = [0u8; 256];
-        board[..N].copy_from_slice(&pos.letters());
-        let mut attacked = [[0u8; 256]; 2];
+        let terms = pos.eval_terms();
         let mut score = [0i32; 2];
-        let mut kings = [usize::MAX; 2];
-        for s in 0..N {
-            let c = board[s];
-            if c == 0 {
-                continue;
+        for (side, t) in terms.iter().enumerate() {
+            let mut s = 0;
+            for (value, n) in self.values.iter().zip(t.units) {
+                s += value * n;
             }
-            let side = usize::from(c.is_ascii_lowercase());
-            let att = &mut attacked[side];
-            let mut reach = 0;
-            // The squares along each direction round the torus, up to the first unit.
-            let mut ray = |dirs: std::ops::Range<usize>, att: &mut [u8; 256]| {
-                for d in dirs {
-                    for &t in &t.rays[s][d] {
-                        att[t as usize] = att[t as usize].saturating_add(1);
-                        reach += 1;
-                        if board[t as usize] != 0 {
-                            break;
-                        }
-                    }
-                }
-            };
-            let kind = c.to_ascii_uppercase();
-            match kind {
-                b'P' => {
-                    let color = if side == 0 {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
-                    let steps = pos.pawn_steps_to_promotion(color, Square(s as u16));
-                    score[side] += self.values[0] + self.pawn_advance[(steps as usize).min(11)];
-                    for t in pos.pawn_capture_squares(color, Square(s as u16)) {
-                        let t = t.index() as u8 as usize;
-                        att[t] = att[t].saturating_add(1);
-                    }
-                }
-                b'N' => {
-                    for &t in &t.knight[s] {
-                        att[t as usize] = att[t as usize].saturating_add(1);
-                    }
-                    reach += 8;
-                    score[side] += self.values[1];
-                }
-                b'B' => {
-                    ray(4..8, att);
-                    score[side] += self.values[2];
-                }
-                b'R' => {
-                    ray(0..4, att);
-                    score[side] += self.values[3];
-                }
-                b'Q' => {
-                    ray(0..8, att);
-                    reach /= 2;
-                    score[side] += self.values[4];
-                }
-                b'K' => kings[side] = s,
-                _ => {}
+            for (bonus, n) in self.pawn_advance.iter().zip(t.pawns_by_steps) {
+                s += bonus * n;
             }
-            score[side] += self.mobility * reach;
-        }
-        for side in 0..2 {
-            let k = kings[side];
-            if k == usize::MAX {
-                continue;
+            s += self.mobility * t.reach;
+            if t.has_king {
+                let hits = t.king_zone_hits;
+                // Attacks on the King's neighbourhood grow worse faster than linearly.
+                s -= self.king_zone * hits + hits * hits * self.king_zone / 4;
+                s += 4 * t.shelter.min(5);
             }
-            let enemy = &attacked[1 - side];
-            let mut hits = 0;
-            let mut shelter = 0;
-            for &t in &t.king[k] {
-                hits += i32::from(enemy[t as usize].min(2));
-                let c = board[t as usize];
-                if c != 0 && usize::from(c.is_ascii_lowercase()) == side {
-                    shelter += 1;
-                }
-            }
-            // Attacks on the King's neighbourhood grow worse faster than linearly.
-            score[side] -= self.king_zone * hits + hits * hits * self.king_zone / 4;
-            score[side] += 4 * shelter.min(5);
+            score[side] = s;
         }
         score[0] - score[1]
     }
@@ -254,6 +123,36 @@ impl Evaluator<VyrtPosition> for VyrtEval {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use menagerie_core::Square;
+
+    const N: usize = 144;
+    const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+    const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+    const KNIGHT: [(i32, i32); 8] = [
+        (1, 2),
+        (2, 1),
+        (-1, 2),
+        (-2, 1),
+        (1, -2),
+        (2, -1),
+        (-1, -2),
+        (-2, -1),
+    ];
+    const KING: [(i32, i32); 8] = [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ];
+
+    #[inline]
+    fn sq(x: i32, y: i32) -> usize {
+        (12 * y.rem_euclid(12) + x.rem_euclid(12)) as usize
+    }
 
     /// The evaluation as it was written before the torus tables.
     fn by_walking(e: &VyrtEval, pos: &VyrtPosition) -> i32 {
@@ -348,20 +247,48 @@ mod tests {
         score[0] - score[1]
     }
 
+    /// The board's counts ([`VyrtPosition::eval_terms`]: line look-ups, attacks counted
+    /// next to the Kings only) give the same score as walking every ray, over random games
+    /// under every reading of the pawn rules.
     #[test]
-    fn torus_tables_agree_with_walking_the_board() {
+    fn board_counts_agree_with_walking_the_board() {
+        use menagerie_vyrt::Rules;
         let e = VyrtEval::default();
         let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let reach_only = VyrtEval {
+            values: [0; 5],
+            mobility: 1,
+            king_zone: 0,
+            pawn_advance: [0; 12],
+        };
+        let kings_only = VyrtEval {
+            mobility: 0,
+            king_zone: 16,
+            ..reach_only.clone()
+        };
         let mut compared = 0;
-        for _ in 0..40 {
-            let mut pos = VyrtPosition::start(Default::default());
+        let mut zone_hits = 0;
+        for game in 0..40 {
+            let rules = Rules {
+                double_step_any_unmoved: game % 2 == 1,
+                reversed_back_pawns: game % 4 >= 2,
+            };
+            let mut pos = VyrtPosition::start(rules);
             for _ in 0..120 {
                 let letters = pos.letters();
                 for (i, &c) in letters.iter().enumerate() {
                     assert_eq!(pos.unit_at(Square(i as u16)).map_or(0, |c| c as u8), c);
                 }
-                assert_eq!(e.white_score(&pos), by_walking(&e, &pos), "{}", pos.fen());
+                // Each term alone as well, so that errors cannot cancel out.
+                for e in [&e, &reach_only, &kings_only] {
+                    assert_eq!(e.white_score(&pos), by_walking(e, &pos), "{}", pos.fen());
+                }
                 compared += 1;
+                zone_hits += pos
+                    .eval_terms()
+                    .iter()
+                    .map(|t| t.king_zone_hits)
+                    .sum::<i32>();
                 let mut moves = Vec::new();
                 pos.legal_moves(&mut moves);
                 if moves.is_empty() {
@@ -374,6 +301,8 @@ mod tests {
             }
         }
         assert!(compared > 2000, "{compared}");
+        // The random games do attack the Kings' neighbourhoods.
+        assert!(zone_hits > 1000, "{zone_hits}");
     }
 
     #[test]
