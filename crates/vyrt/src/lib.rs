@@ -226,6 +226,10 @@ impl Position for VyrtPosition {
         moves.reserve(96);
         self.generate::<false>(moves);
     }
+    fn legal_noisy_moves(&self, moves: &mut Vec<VyrtMove>) -> bool {
+        // Only the noisy moves are generated: quiescence asks at most of its nodes.
+        self.generate_noisy(moves)
+    }
     fn play(&mut self, mv: VyrtMove) {
         self.make(mv);
     }

@@ -501,21 +501,34 @@ impl VyrtPosition {
     pub(crate) fn generate<const COUNT: bool>(&self, out: &mut Vec<VyrtMove>) -> usize {
         let (check, pins) = self.pins(self.turn.index());
         if check {
-            self.gen::<COUNT, true, false>(out, &pins)
+            self.gen::<COUNT, true, false, false>(out, &pins)
         } else {
-            self.gen::<COUNT, false, false>(out, &pins)
+            self.gen::<COUNT, false, false, false>(out, &pins)
         }
+    }
+
+    /// Appends the legal moves that capture, take en passant or promote (the noisy ones),
+    /// in [`Self::generate`]'s order, and says whether there is any legal move at all.
+    pub(crate) fn generate_noisy(&self, out: &mut Vec<VyrtMove>) -> bool {
+        let (check, pins) = self.pins(self.turn.index());
+        let n = if check {
+            self.gen::<false, true, false, true>(out, &pins)
+        } else {
+            self.gen::<false, false, false, true>(out, &pins)
+        };
+        // Without a noisy move, whether a quiet one exists decides mate and stalemate.
+        n > 0 || self.generate::<true>(&mut Vec::new()) > 0
     }
 
     /// Appends the moves the units could make if their own King's safety did not count
     /// (castling left out), to explain why a move is illegal.
     pub(crate) fn pseudo_moves(&self, out: &mut Vec<VyrtMove>) {
         let (_, pins) = self.pins(self.turn.index());
-        self.gen::<false, false, true>(out, &pins);
+        self.gen::<false, false, true, false>(out, &pins);
     }
 
     #[inline(always)]
-    fn gen<const COUNT: bool, const CHECK: bool, const PSEUDO: bool>(
+    fn gen<const COUNT: bool, const CHECK: bool, const PSEUDO: bool, const NOISY: bool>(
         &self,
         out: &mut Vec<VyrtMove>,
         pins: &Pins,
@@ -524,6 +537,9 @@ impl VyrtPosition {
         let them = 1 - us;
         let k = self.king[us] as usize;
         let own = self.units[us];
+        // The squares a move may go to: with `NOISY`, only the enemy's (captures), the
+        // pawns' promotions and en passant being added apart.
+        let target_mask = if NOISY { self.units[them] } else { !own };
         let mut n = 0usize;
         // Legality of a move of a unit other than the King. Not in check, only a pinned unit
         // can expose its King (the only squares that change are `from` and `to`, and filling
@@ -553,7 +569,7 @@ impl VyrtPosition {
                 PAWN => {
                     let ahead = pt.push[us][from] as usize;
                     let promotes = ahead / 12 == promo_y;
-                    if self.board[ahead] == 0 {
+                    if self.board[ahead] == 0 && (!NOISY || promotes) {
                         if ok(from, ahead) {
                             if promotes {
                                 for p in [QUEEN, ROOK, BISHOP, KNIGHT_K] {
@@ -563,7 +579,7 @@ impl VyrtPosition {
                                 push(out, &mut n, VyrtMove::new(from, ahead, 0, NORMAL));
                             }
                         }
-                        if self.double_step.has(Square(from as u16)) {
+                        if !NOISY && self.double_step.has(Square(from as u16)) {
                             let two = pt.push[us][ahead] as usize;
                             if self.board[two] == 0 && ok(from, two) {
                                 push(out, &mut n, VyrtMove::new(from, two, 0, DOUBLE));
@@ -585,7 +601,7 @@ impl VyrtPosition {
                     }
                 }
                 KNIGHT_K => {
-                    let targets = KNIGHT[from] & !own;
+                    let targets = KNIGHT[from] & target_mask;
                     if PSEUDO || !CHECK && !pins.pinned.has(Square(from as u16)) {
                         if COUNT {
                             n += targets.count() as usize;
@@ -623,6 +639,9 @@ impl VyrtPosition {
                         } else if f == 3 && diag_reach != 0 {
                             reach &= !opposite;
                         }
+                        if NOISY {
+                            reach &= self.occ[them][f][l];
+                        }
                         if COUNT && free {
                             n += reach.count_ones() as usize;
                             continue;
@@ -641,14 +660,14 @@ impl VyrtPosition {
         }
         // The King: every neighbour not held by its own side and not attacked once the King
         // has left its square (a slider's line through the King goes on behind it).
-        for to in (KING[k] & !own).iter() {
+        for to in (KING[k] & target_mask).iter() {
             let to = to.index();
             if PSEUDO || !self.attacked_after(to, them, k, NONE, NONE, NONE, NONE) {
                 push(out, &mut n, VyrtMove::new(k, to, 0, NORMAL));
             }
         }
         self.en_passant_moves::<COUNT, PSEUDO>(out, &mut n, promo_y);
-        if !CHECK && !PSEUDO && self.castling != 0 {
+        if !CHECK && !PSEUDO && !NOISY && self.castling != 0 {
             self.castling_moves::<COUNT>(out, &mut n, k);
         }
         n

@@ -515,6 +515,13 @@ fn compare(pos: &VyrtPosition, reference: &Ref) -> Vec<menagerie_vyrt::VyrtMove>
     let fast: BTreeSet<String> = moves.iter().map(|&m| pos.move_text(m)).collect();
     let slow: BTreeSet<String> = reference.legal().into_iter().map(Ref::text).collect();
     assert_eq!(fast.len(), moves.len(), "duplicate moves in {}", pos.fen());
+    // Quiescence's list: exactly the noisy moves, in the same order, and whether any move
+    // at all exists (a position with none is mate or stalemate).
+    let mut noisy = Vec::new();
+    let any = pos.legal_noisy_moves(&mut noisy);
+    let filtered: Vec<_> = moves.iter().copied().filter(|&m| pos.is_noisy(m)).collect();
+    assert_eq!(noisy, filtered, "noisy moves of {}", pos.fen());
+    assert_eq!(any, !moves.is_empty(), "any move in {}", pos.fen());
     assert_eq!(fast, slow, "legal moves of {}", pos.fen());
     assert_eq!(pos.fen(), reference.fen());
     assert_eq!(
