@@ -218,6 +218,10 @@ impl Position for CypherPosition {
             self.generate(true, moves);
         }
     }
+    fn legal_noisy_moves(&self, moves: &mut Vec<CypherMove>) -> bool {
+        // Only the noisy turns are generated: quiescence asks at most of its nodes.
+        self.legal_noisy(moves)
+    }
     fn play(&mut self, mv: CypherMove) {
         self.play_move(mv);
     }

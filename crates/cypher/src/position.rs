@@ -111,6 +111,11 @@ impl Safety {
 /// Where generated turns go: a list, or a counter for bulk counting.
 pub(crate) trait Sink {
     fn push(&mut self, mv: CypherMove);
+    /// Whether the generator may stop: the sink has all it asked for.
+    #[inline(always)]
+    fn done(&self) -> bool {
+        false
+    }
 }
 impl Sink for Vec<CypherMove> {
     #[inline(always)]
@@ -124,6 +129,18 @@ impl Sink for Counter {
     #[inline(always)]
     fn push(&mut self, _: CypherMove) {
         self.0 += 1;
+    }
+}
+/// Asks only whether there is a turn: the generator stops after the first man that has one.
+pub(crate) struct AnyTurn(pub bool);
+impl Sink for AnyTurn {
+    #[inline(always)]
+    fn push(&mut self, _: CypherMove) {
+        self.0 = true;
+    }
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.0
     }
 }
 
@@ -293,20 +310,38 @@ impl CypherPosition {
     pub fn legal_with(&self, collusion: bool, quick: bool) -> Vec<CypherMove> {
         let mut v = Vec::new();
         if !self.ended_quickly() {
-            self.generate_with(self.safety(collusion, quick), &mut v);
+            self.generate_with::<_, false>(self.safety(collusion, quick), &mut v);
         }
         v
+    }
+
+    /// The legal turns that [`menagerie_core::Position::is_noisy`] accepts (captures and
+    /// infiltrations), in the order of every legal turn, and whether there is any legal turn
+    /// at all; none once the game has ended.
+    pub(crate) fn legal_noisy(&self, out: &mut Vec<CypherMove>) -> bool {
+        if self.ended_quickly() {
+            return false;
+        }
+        let sf = self.safety(true, true);
+        let start = out.len();
+        self.generate_with::<_, true>(sf, out);
+        out.len() > start || {
+            let mut any = AnyTurn(false);
+            self.generate_with::<_, false>(sf, &mut any);
+            any.0
+        }
     }
 
     /// Every legal turn, ignoring whether the game has already ended. `collusion` off is the
     /// grading test of R18.
     #[inline]
     pub(crate) fn generate<S: Sink>(&self, collusion: bool, out: &mut S) {
-        self.generate_with(self.safety(collusion, true), out);
+        self.generate_with::<S, false>(self.safety(collusion, true), out);
     }
 
-    /// Every legal turn under the safety test `sf`.
-    pub(crate) fn generate_with<S: Sink>(&self, sf: Safety, out: &mut S) {
+    /// Every legal turn under the safety test `sf`; with `NOISY`, only the captures and
+    /// infiltrations (what `is_noisy` accepts), in the same order.
+    pub(crate) fn generate_with<S: Sink, const NOISY: bool>(&self, sf: Safety, out: &mut S) {
         let collusion = sf.collusion;
         let t = tables();
         let b = &self.board;
@@ -326,6 +361,9 @@ impl CypherPosition {
         };
 
         for from in bits(us) {
+            if out.done() {
+                return;
+            }
             let kind = code_kind(b.mailbox[from]);
             let sector = t.sector[from];
             match kind {
@@ -341,7 +379,8 @@ impl CypherPosition {
                         }
                     };
                     let one = (from as isize + forward) as usize;
-                    if empty >> one & 1 != 0 && t.court >> one & 1 == 0 {
+                    // A push captures nothing: never noisy, a coup's included.
+                    if !NOISY && empty >> one & 1 != 0 && t.court >> one & 1 == 0 {
                         pawn_move(one);
                         if from / 10 == start_rank {
                             let two = (one as isize + forward) as usize;
@@ -375,7 +414,12 @@ impl CypherPosition {
                         them_pawns | them_field_majors
                     };
                     let sure = sf.sure(from);
-                    for to in bits(targets | (reach & victims)) {
+                    let tos = if NOISY {
+                        reach & victims
+                    } else {
+                        targets | (reach & victims)
+                    };
+                    for to in bits(tos) {
                         if !sure {
                             let mut child = *b;
                             child.shift(from, to);
@@ -386,12 +430,15 @@ impl CypherPosition {
                         out.push(CypherMove::normal(from as u8, to as u8));
                     }
                 }
-                Kind::King => self.king_moves(from, sector, sf, out),
-                Kind::Spy => self.spy_moves(from, sector, sf, out),
+                Kind::King => self.king_moves::<S, NOISY>(from, sector, sf, out),
+                Kind::Spy => self.spy_moves::<S, NOISY>(from, sector, sf, out),
             }
         }
 
-        self.release_moves(sf, out);
+        // A release captures nothing.
+        if !NOISY {
+            self.release_moves(sf, out);
+        }
     }
 
     /// Plays `mv` (one of the legal turns).

@@ -1382,7 +1382,15 @@ fn fast_legality_matches_playing_every_move() {
                 p.fen()
             );
         }
-        assert_eq!(p.legal(), p.legal_with(true, true), "{}", p.fen());
+        let legal = p.legal();
+        assert_eq!(legal, p.legal_with(true, true), "{}", p.fen());
+        // Quiescence's list: exactly the noisy turns, in the same order, and whether there
+        // is any turn at all.
+        let mut noisy = Vec::new();
+        let any = p.legal_noisy_moves(&mut noisy);
+        let filtered: Vec<_> = legal.iter().copied().filter(|&m| p.is_noisy(m)).collect();
+        assert_eq!(noisy, filtered, "noisy turns of {}", p.fen());
+        assert_eq!(any, !legal.is_empty(), "any turn in {}", p.fen());
     };
     let mut compared = 0;
     for opts in 0..24u64 {

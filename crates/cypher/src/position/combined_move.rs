@@ -8,7 +8,13 @@ use crate::tables::{bishop_attacks, queen_attacks, rook_attacks, tables, Sector}
 
 impl CypherPosition {
     #[inline]
-    pub(super) fn spy_moves<S: Sink>(&self, from: usize, sector: Sector, sf: Safety, out: &mut S) {
+    pub(super) fn spy_moves<S: Sink, const NOISY: bool>(
+        &self,
+        from: usize,
+        sector: Sector,
+        sf: Safety,
+        out: &mut S,
+    ) {
         let collusion = sf.collusion;
         // Out of check a Spy's move never touches its King's safety (see `safety`).
         let sure = sf.sure(from);
@@ -29,6 +35,10 @@ impl CypherPosition {
                     out.push(CypherMove::normal(from as u8, to as u8));
                 }
             }
+        }
+        // The rest go to empty squares, and a combined move captures nothing.
+        if NOISY {
+            return;
         }
         for to in bits(reach & !occ) {
             if sector != Sector::Court || t.court >> to & 1 != 0 {

@@ -24,7 +24,13 @@ impl CypherPosition {
     }
 
     #[inline]
-    pub(super) fn king_moves<S: Sink>(&self, from: usize, sector: Sector, sf: Safety, out: &mut S) {
+    pub(super) fn king_moves<S: Sink, const NOISY: bool>(
+        &self,
+        from: usize,
+        sector: Sector,
+        sf: Safety,
+        out: &mut S,
+    ) {
         let collusion = sf.collusion;
         let t = tables();
         let b = &self.board;
@@ -52,7 +58,17 @@ impl CypherPosition {
         let infiltrate = self.infiltration[m as usize];
         // A King stepping onto a Court square is never in check there (4.3).
         let court_sure = sf.sure_king_in_court();
-        for to in bits(targets | victims) {
+        // Noisy: the captures, and the steps onto the Border that may infiltrate (of which
+        // only the infiltrations, and the step itself when it captures, are kept).
+        let tos = if !NOISY {
+            targets | victims
+        } else if infiltrate {
+            victims | (targets & t.border)
+        } else {
+            victims
+        };
+        let step_noisy = |to: usize| !NOISY || victims >> to & 1 != 0;
+        for to in bits(tos) {
             if !infiltrate || t.border >> to & 1 == 0 {
                 if court_sure && t.court >> to & 1 != 0 || {
                     let mut child = *b;
@@ -71,12 +87,14 @@ impl CypherPosition {
                 continue;
             }
             if let Some(flip) = child.flip(m) {
-                if !(self.rules.self_flip_illegal && flip.winner != m) {
+                if !(self.rules.self_flip_illegal && flip.winner != m) && step_noisy(to) {
                     out.push(CypherMove::normal(from as u8, to as u8));
                 }
                 continue;
             }
-            out.push(CypherMove::normal(from as u8, to as u8));
+            if step_noisy(to) {
+                out.push(CypherMove::normal(from as u8, to as u8));
+            }
             let ours = child.by_color[m as usize];
             for piece in bits(ours & child.majors()) {
                 for &dest in self.infiltration_targets(m) {
