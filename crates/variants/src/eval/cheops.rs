@@ -5,6 +5,7 @@
 //! King's shelter. The evaluation reads only the board letters and the public Castles, never
 //! the sealed papers, so it is the same for every hypothesis about the opponent's secret.
 
+use menagerie_cheops::position::MAX_SQUARES;
 use menagerie_cheops::rules::Bits;
 use menagerie_cheops::{CheopsMove, CheopsPosition, TurnKind};
 use menagerie_core::{BitBoard, Color, Position, Square};
@@ -123,27 +124,31 @@ impl CheopsEval {
     fn score_with(&self, prep: &Prepared, pos: &CheopsPosition) -> i32 {
         let rules = pos.rules();
         let n = rules.n;
-        let len = n * n;
         let geo = prep.geo;
         let cells = pos.cells();
-        // One total, White's minus Black's, kept in a register.
+        // The terms read per square, White's minus Black's, with the material alone in the
+        // high half (see `Prepared::psq`).
+        let mut packed = 0i64;
+        // The rest, White's minus Black's, kept in a register.
         let mut score = 0i32;
-        // Material alone, White's minus Black's (for the mop-up below).
-        let mut lead = 0i32;
         let mut kings = [usize::MAX; 2];
         let occ = pos.occupied();
+        let psq = &*prep.psq;
         // The pieces only, in square order (the board is mostly empty), a word at a time:
-        // material, Pawns and centralisation are one table entry per piece.
+        // material, Pawns and centralisation are one table entry per piece, and only Kings
+        // and Masters need more.
         for (w, &word) in occ.0.iter().enumerate() {
             let mut word = word;
             while word != 0 {
                 let s = w * 64 + word.trailing_zeros() as usize;
                 word &= word - 1;
-                let c = usize::from(cells[s] & 31);
-                score += prep.psq[c * len + s];
-                lead += prep.value[c];
+                // Both indices are in range by construction (no bounds test in the loop).
+                let c = usize::from(cells[s.min(MAX_SQUARES - 1)] & 31);
+                packed += psq[(c << 8 | s) & (PSQ_LEN - 1)];
+                if prep.special >> c & 1 == 0 {
+                    continue;
+                }
                 match prep.kind[c] {
-                    KIND_PLAIN => {}
                     KIND_KING => kings[usize::from(prep.side[c])] = s,
                     _ => {
                         // A Master: a capture over exactly one screen, the first piece
@@ -163,6 +168,11 @@ impl CheopsEval {
                 }
             }
         }
+        // The low half is the square terms' sum (it fits in 32 bits), the rest the
+        // material's (`packed - low` is an exact multiple of 2^32).
+        let square_terms = packed as i32;
+        score += square_terms;
+        let lead = ((packed - i64::from(square_terms)) >> 32) as i32;
         for castle in pos.castles() {
             if castle.active {
                 score += if castle.owner == Color::White {
@@ -204,6 +214,9 @@ impl CheopsEval {
     }
 }
 
+/// Entries of [`Prepared::psq`]: 32 cell codes by 256 squares (more than any board).
+const PSQ_LEN: usize = 32 * 256;
+
 /// [`Prepared::kind`]: nothing beyond the table entry.
 const KIND_PLAIN: u8 = 0;
 /// [`Prepared::kind`]: a King (its square is kept for shelter and mop-up).
@@ -232,10 +245,12 @@ struct Prepared {
     letters: [u8; 32],
     n: usize,
     geo: &'static Tables,
-    /// Material by cell code, White's positive and Black's negative.
-    value: [i32; 32],
-    /// Material, Pawn advance and centralisation by `code * n * n + square`, signed so.
-    psq: Vec<i32>,
+    /// By `code << 8 | square`: material, Pawn advance and centralisation (White's
+    /// positive, Black's negative) plus the material alone times 2^32, so one addition per
+    /// piece keeps both sums.
+    psq: Box<[i64; PSQ_LEN]>,
+    /// Bit `code` set for the codes that need more than their table entry (Kings, Masters).
+    special: u32,
     /// `KIND_*` by cell code.
     kind: [u8; 32],
     /// 0 White, 1 Black by cell code (from the letter's case).
@@ -280,8 +295,8 @@ impl Prepared {
             letters,
             n,
             geo,
-            value: [0; 32],
-            psq: vec![0; 32 * len],
+            psq: Box::new([0; PSQ_LEN]),
+            special: 0,
             kind: [KIND_PLAIN; 32],
             side: [0; 32],
             threat: [[0; 32]; 2],
@@ -290,13 +305,16 @@ impl Prepared {
         for (code, &l) in letters.iter().enumerate() {
             let (side, up) = (side_of(l), l & !32);
             if l != 0 {
-                p.value[code] = signed(side, value(l));
+                let material = i64::from(signed(side, value(l)));
                 p.side[code] = side as u8;
                 p.kind[code] = match up {
                     b'K' => KIND_KING,
                     b'M' => KIND_MASTER,
                     _ => KIND_PLAIN,
                 };
+                if p.kind[code] != KIND_PLAIN {
+                    p.special |= 1 << code;
+                }
                 for s in 0..len {
                     let mut own = value(l);
                     match up {
@@ -310,7 +328,7 @@ impl Prepared {
                         }
                         _ => {}
                     }
-                    p.psq[code * len + s] = signed(side, own);
+                    p.psq[code << 8 | s] = (material << 32) + i64::from(signed(side, own));
                 }
             }
             // A Master of side `m` threatens any piece of the other side but a Civilian or
