@@ -239,11 +239,11 @@ impl Rules {
             rides[role] = sides.iter().flatten().any(|c| c.rider);
         }
         let mut last_rank_squares = [Bits::EMPTY; 2];
-        for s in 0..len {
-            if rank[s] == n as i8 - 1 {
+        for (s, &rk) in rank.iter().enumerate() {
+            if rk == n as i8 - 1 {
                 last_rank_squares[0].set(menagerie_core::Square(s as u16));
             }
-            if rank[s] == 0 {
+            if rk == 0 {
                 last_rank_squares[1].set(menagerie_core::Square(s as u16));
             }
         }
