@@ -36,6 +36,19 @@ impl CheopsPosition {
     ) {
         let r: &Rules = &self.rules;
         let me = self.turn;
+        let promotes = r.is(cell_role(c), class::PROMOTES);
+        // For quiescence: when no step of the piece lands on an enemy piece nor (for a
+        // promoting piece) on the last rank, no step is noisy, and a piece without riding
+        // components has nothing to give at all (most Pawns and steppers, most nodes): it
+        // is left before the Castles are looked at.
+        let quiet_steps = !QUIET && {
+            let steps = r.step_targets[me.index()][role * r.n * r.n + s];
+            (steps & self.occ[me.other().index()]).is_empty()
+                && (!promotes || (steps & r.last_rank_squares[me.index()]).is_empty())
+        };
+        if quiet_steps && !r.rides[role] {
+            return;
+        }
         let passes = r.is(role, class::PASSES_CASTLES);
         let closed = self.closed_for(s, passes);
         // With no Castle closed to this piece no leg can be closed (most positions).
@@ -45,7 +58,6 @@ impl CheopsPosition {
         } else {
             Bits::EMPTY
         };
-        let promotes = r.is(cell_role(c), class::PROMOTES);
         let last_rank = r.last_rank(cell_color(c));
         let emit = |t: usize, capture: bool, out: &mut Vec<CheopsMove>| {
             // A step to an empty square is noisy only as a promotion on the last rank (the
@@ -65,6 +77,9 @@ impl CheopsPosition {
             let rect = leg.flags & LEG_RECT != 0;
             let (moves, captures) = (leg.flags & LEG_MOVES != 0, leg.flags & LEG_CAPTURES != 0);
             if leg.flags & LEG_RIDER == 0 {
+                if quiet_steps {
+                    continue;
+                }
                 let t = squares[0] as usize;
                 if !open && self.leg_closed(s, t, &closed, rect) {
                     continue;

@@ -216,6 +216,14 @@ impl CheopsPosition {
         }
     }
 
+    /// The board's cells, square by square (the first `n * n` are used): 0 for an empty
+    /// square, otherwise a code below 32 whose letter is `rules().cell_letters[code]`
+    /// (what [`Self::letter_board`] reads), so evaluations can index their own tables by it.
+    #[inline]
+    pub fn cells(&self) -> &[u8; MAX_SQUARES] {
+        &self.board
+    }
+
     /// The occupied squares, both colours (public: every piece stands on the board string).
     #[inline]
     pub fn occupied(&self) -> Bits {

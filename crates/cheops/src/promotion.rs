@@ -9,7 +9,8 @@ use menagerie_core::Color;
 
 impl CheopsPosition {
     /// Emits a move from `s` to `t`, with the promotion choices where one is due (8.1, 8.2 b).
-    #[inline(always)]
+    // Kept out of line so that the caller's per-move closure stays small enough to inline.
+    #[inline(never)]
     pub(crate) fn emit(&self, s: usize, t: usize, c: u8, capture: bool, out: &mut Vec<CheopsMove>) {
         let r: &Rules = &self.rules;
         let role = cell_role(c);

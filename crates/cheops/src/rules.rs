@@ -153,6 +153,14 @@ pub struct Rules {
     pub legs: [Vec<Leg>; 2],
     /// The squares of every leg.
     pub leg_squares: Vec<u8>,
+    /// `step_targets[color][role * len + s]`: every square a non-riding leg of that piece
+    /// reaches from `s` (moving or capturing), so quiescence can skip a piece's steps
+    /// when none can capture or promote.
+    pub step_targets: [Vec<Bits>; 2],
+    /// Whether any component of a role rides (then its legs are walked anyway).
+    pub rides: [bool; ROLE_COUNT],
+    /// The squares of each colour's last rank (where its Pawns promote).
+    pub last_rank_squares: [Bits; 2],
 }
 
 impl Rules {
@@ -226,6 +234,20 @@ impl Rules {
                 foundation_count[s] += 1;
             }
         }
+        let mut rides = [false; ROLE_COUNT];
+        for (role, sides) in comps.iter().enumerate() {
+            rides[role] = sides.iter().flatten().any(|c| c.rider);
+        }
+        let mut last_rank_squares = [Bits::EMPTY; 2];
+        for (s, &rk) in rank.iter().enumerate() {
+            if rk == n as i8 - 1 {
+                last_rank_squares[0].set(menagerie_core::Square(s as u16));
+            }
+            if rk == 0 {
+                last_rank_squares[1].set(menagerie_core::Square(s as u16));
+            }
+        }
+        let mut step_targets = [Vec::new(), Vec::new()];
         let mut leg_index = [Vec::new(), Vec::new()];
         let mut legs = [Vec::new(), Vec::new()];
         let mut leg_squares = Vec::new();
@@ -265,6 +287,14 @@ impl Rules {
                         }
                     }
                     leg_index[color].push((first, legs[color].len() as u32));
+                    let mut steps = Bits::EMPTY;
+                    for leg in &legs[color][first as usize..] {
+                        if leg.flags & LEG_RIDER == 0 {
+                            let t = leg_squares[leg.start as usize];
+                            steps.set(menagerie_core::Square(u16::from(t)));
+                        }
+                    }
+                    step_targets[color].push(steps);
                 }
             }
         }
@@ -296,6 +326,9 @@ impl Rules {
             promotions,
             deputy_steps_like_civilian,
             settings,
+            step_targets,
+            rides,
+            last_rank_squares,
         }
     }
 

@@ -5,10 +5,12 @@
 //! King's shelter. The evaluation reads only the board letters and the public Castles, never
 //! the sealed papers, so it is the same for every hypothesis about the opponent's secret.
 
+use menagerie_cheops::position::MAX_SQUARES;
 use menagerie_cheops::rules::Bits;
 use menagerie_cheops::{CheopsMove, CheopsPosition, TurnKind};
 use menagerie_core::{BitBoard, Color, Position, Square};
 use menagerie_engine::{Evaluator, Mobility};
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
 /// The Little Cheops evaluation; every weight is data so self-play can tune it.
@@ -97,44 +99,61 @@ impl CheopsEval {
     /// The evaluation from White's point of view.
     fn white_score(&self, pos: &CheopsPosition) -> i32 {
         let rules = pos.rules();
+        PREPARED.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let i = match cache
+                .iter()
+                .position(|p| p.matches(self, &rules.cell_letters, rules.n))
+            {
+                Some(i) => i,
+                None => {
+                    // A handful of (weights, piece table) pairs at most are in use at once.
+                    if cache.len() >= 4 {
+                        cache.remove(0);
+                    }
+                    cache.push(Prepared::new(self, pos));
+                    cache.len() - 1
+                }
+            };
+            self.score_with(&cache[i], pos)
+        })
+    }
+
+    /// [`Self::white_score`] with the tables of this evaluation and piece table.
+    #[inline]
+    fn score_with(&self, prep: &Prepared, pos: &CheopsPosition) -> i32 {
+        let rules = pos.rules();
         let n = rules.n;
-        let geo = Tables::of(n);
-        let values = self.value_table();
-        let board = pos.letter_board();
-        // Letters are ASCII letters (the piece table's), so `c & !32` is the upper case and
-        // bit 5 the side (lower case: Black).
-        let value = |c: u8| values[((c & !32).wrapping_sub(b'A') as usize).min(25)];
-        let side_of = |c: u8| usize::from(c & 32 != 0);
-        // One total, White's minus Black's, kept in a register.
+        let geo = prep.geo;
+        let cells = pos.cells();
+        // The terms read per square, White's minus Black's, with the material alone in the
+        // high half (see `Prepared::psq`).
+        let mut packed = 0i64;
+        // The rest, White's minus Black's, kept in a register.
         let mut score = 0i32;
-        // Material alone, White's minus Black's (for the mop-up below).
-        let mut lead = 0i32;
         let mut kings = [usize::MAX; 2];
         let occ = pos.occupied();
-        // The pieces only, in square order (the board is mostly empty), a word at a time.
+        let psq = &*prep.psq;
+        // The pieces only, in square order (the board is mostly empty), a word at a time:
+        // material, Pawns and centralisation are one table entry per piece, and only Kings
+        // and Masters need more.
         for (w, &word) in occ.0.iter().enumerate() {
             let mut word = word;
             while word != 0 {
                 let s = w * 64 + word.trailing_zeros() as usize;
                 word &= word - 1;
-                let c = board.at(s);
-                if c == 0 {
+                // Both indices are in range by construction (no bounds test in the loop).
+                let c = usize::from(cells[s.min(MAX_SQUARES - 1)] & 31);
+                packed += psq[(c << 8 | s) & (PSQ_LEN - 1)];
+                if prep.special >> c & 1 == 0 {
                     continue;
                 }
-                let side = side_of(c);
-                let up = c & !32;
-                let mut own = value(c);
-                lead += if side == 0 { own } else { -own };
-                match up {
-                    b'K' => kings[side] = s,
-                    b'P' => {
-                        let r = i32::from(rules.rank[s]);
-                        let steps = if side == 0 { n as i32 - 1 - r } else { r };
-                        own += self.pawn_advance[steps.clamp(0, 12) as usize];
-                    }
-                    b'M' => {
-                        // A capture over exactly one screen: the first piece beyond the
-                        // screen, found on the occupied squares of each ray.
+                match prep.kind[c] {
+                    KIND_KING => kings[usize::from(prep.side[c])] = s,
+                    _ => {
+                        // A Master: a capture over exactly one screen, the first piece
+                        // beyond the screen, found on the occupied squares of each ray.
+                        let threat = &prep.threat[usize::from(prep.side[c])];
                         for (d, ray) in geo.rays[s].iter().enumerate() {
                             let nearest = |b: Bits| if d % 2 == 0 { b.first() } else { b.last() };
                             let Some(screen) = nearest(*ray & occ) else {
@@ -143,21 +162,17 @@ impl CheopsEval {
                             let Some(t) = nearest(geo.rays[screen.index()][d] & occ) else {
                                 continue;
                             };
-                            let t = board.at(t.index());
-                            let tu = t & !32;
-                            if side_of(t) != side && tu != b'C' && tu != b'K' {
-                                own += value(t) / self.master_threat;
-                            }
+                            score += threat[usize::from(cells[t.index()] & 31)];
                         }
                     }
-                    b'N' | b'D' | b'U' | b'B' | b'O' | b'A' => {
-                        own += self.centre * geo.centrality[s];
-                    }
-                    _ => {}
                 }
-                score += if side == 0 { own } else { -own };
             }
         }
+        // The low half is the square terms' sum (it fits in 32 bits), the rest the
+        // material's (`packed - low` is an exact multiple of 2^32).
+        let square_terms = packed as i32;
+        score += square_terms;
+        let lead = ((packed - i64::from(square_terms)) >> 32) as i32;
         for castle in pos.castles() {
             if castle.active {
                 score += if castle.owner == Color::White {
@@ -178,10 +193,7 @@ impl CheopsEval {
             let mut danger = 0;
             let mut foes = geo.zone[k] & pos.occupied_by(color.other());
             while let Some(t) = foes.pop_first() {
-                let tu = board.at(t.index()) & !32;
-                if tu != b'C' && tu != b'P' {
-                    danger += 1;
-                }
+                danger += i32::from(prep.danger[usize::from(cells[t.index()] & 31)]);
             }
             let own = self.shelter * shelter.min(4) - self.king_danger * danger;
             score += if side == 0 { own } else { -own };
@@ -199,6 +211,138 @@ impl CheopsEval {
             score += if strong == 0 { own } else { -own };
         }
         score
+    }
+}
+
+/// Entries of [`Prepared::psq`]: 32 cell codes by 256 squares (more than any board).
+const PSQ_LEN: usize = 32 * 256;
+
+/// [`Prepared::kind`]: nothing beyond the table entry.
+const KIND_PLAIN: u8 = 0;
+/// [`Prepared::kind`]: a King (its square is kept for shelter and mop-up).
+const KIND_KING: u8 = 1;
+/// [`Prepared::kind`]: a Master (its screen captures are looked for).
+const KIND_MASTER: u8 = 2;
+
+thread_local! {
+    /// The tables of the evaluations this thread used lately (the search asks at every
+    /// node; building them costs about as much as a hundred evaluations).
+    static PREPARED: RefCell<Vec<Prepared>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Everything of one evaluation's weights and one piece table that depends on the board
+/// cell code alone (or on code and square), so an evaluation reads one entry per piece
+/// instead of deciding by its letter. Built from the public weights and checked against
+/// them at every call, since they may change between calls.
+struct Prepared {
+    /// The weights the tables were built from.
+    values: [(char, i32); 15],
+    default: i32,
+    pawn_advance: [i32; 13],
+    centre: i32,
+    master_threat: i32,
+    /// The piece table's letters by cell code, and the board size.
+    letters: [u8; 32],
+    n: usize,
+    geo: &'static Tables,
+    /// By `code << 8 | square`: material, Pawn advance and centralisation (White's
+    /// positive, Black's negative) plus the material alone times 2^32, so one addition per
+    /// piece keeps both sums.
+    psq: Box<[i64; PSQ_LEN]>,
+    /// Bit `code` set for the codes that need more than their table entry (Kings, Masters).
+    special: u32,
+    /// `KIND_*` by cell code.
+    kind: [u8; 32],
+    /// 0 White, 1 Black by cell code (from the letter's case).
+    side: [u8; 32],
+    /// What a Master of each side gains (signed) by a screen capture of each code.
+    threat: [[i32; 32]; 2],
+    /// Whether a code counts as an enemy major near a King (not a Civilian nor a Pawn).
+    danger: [bool; 32],
+}
+
+impl Prepared {
+    /// Whether these tables were built for `e`'s weights and this piece table.
+    #[inline]
+    fn matches(&self, e: &CheopsEval, letters: &[u8; 32], n: usize) -> bool {
+        self.n == n
+            && self.letters == *letters
+            && self.default == e.default
+            && self.centre == e.centre
+            && self.master_threat == e.master_threat
+            && self.values == e.values
+            && self.pawn_advance == e.pawn_advance
+    }
+
+    fn new(e: &CheopsEval, pos: &CheopsPosition) -> Self {
+        let rules = pos.rules();
+        let n = rules.n;
+        let len = n * n;
+        let geo = Tables::of(n);
+        let letters = rules.cell_letters;
+        let values = e.value_table();
+        // Letters are ASCII letters (the piece table's), so `c & !32` is the upper case and
+        // bit 5 the side (lower case: Black).
+        let value = |c: u8| values[((c & !32).wrapping_sub(b'A') as usize).min(25)];
+        let side_of = |c: u8| usize::from(c & 32 != 0);
+        let signed = |side: usize, v: i32| if side == 0 { v } else { -v };
+        let mut p = Prepared {
+            values: e.values,
+            default: e.default,
+            pawn_advance: e.pawn_advance,
+            centre: e.centre,
+            master_threat: e.master_threat,
+            letters,
+            n,
+            geo,
+            psq: Box::new([0; PSQ_LEN]),
+            special: 0,
+            kind: [KIND_PLAIN; 32],
+            side: [0; 32],
+            threat: [[0; 32]; 2],
+            danger: [false; 32],
+        };
+        for (code, &l) in letters.iter().enumerate() {
+            let (side, up) = (side_of(l), l & !32);
+            if l != 0 {
+                let material = i64::from(signed(side, value(l)));
+                p.side[code] = side as u8;
+                p.kind[code] = match up {
+                    b'K' => KIND_KING,
+                    b'M' => KIND_MASTER,
+                    _ => KIND_PLAIN,
+                };
+                if p.kind[code] != KIND_PLAIN {
+                    p.special |= 1 << code;
+                }
+                for s in 0..len {
+                    let mut own = value(l);
+                    match up {
+                        b'P' => {
+                            let r = i32::from(rules.rank[s]);
+                            let steps = if side == 0 { n as i32 - 1 - r } else { r };
+                            own += e.pawn_advance[steps.clamp(0, 12) as usize];
+                        }
+                        b'N' | b'D' | b'U' | b'B' | b'O' | b'A' => {
+                            own += e.centre * geo.centrality[s];
+                        }
+                        _ => {}
+                    }
+                    p.psq[code << 8 | s] = (material << 32) + i64::from(signed(side, own));
+                }
+            }
+            // A Master of side `m` threatens any piece of the other side but a Civilian or
+            // a King (an empty code never stands on an occupied square).
+            for m in 0..2 {
+                if side_of(l) != m && up != b'C' && up != b'K' {
+                    // No threat term at all rather than a division by zero.
+                    p.threat[m][code] =
+                        signed(m, value(l).checked_div(e.master_threat).unwrap_or(0));
+                }
+            }
+            p.danger[code] = up != b'C' && up != b'P';
+        }
+        p
     }
 }
 
@@ -463,6 +607,28 @@ mod tests {
             }
         }
         assert!(compared > 2000, "{compared}");
+    }
+
+    /// The prepared tables follow the public weights: a weight changed between two calls
+    /// on the same evaluation counts at once, and the old tables serve the old weights.
+    #[test]
+    fn changed_weights_count_at_once() {
+        let fen = "4k4/9/9/9/9/9/9/9/3QK4 w 0 1";
+        let p = CheopsPosition::from_fen(Style::Common, fen).unwrap();
+        let mut e = CheopsEval::default();
+        let before = e.white_score(&p);
+        assert_eq!(e.values[1], ('Q', 900));
+        e.values[1] = ('Q', 1000);
+        assert_eq!(e.white_score(&p), before + 100);
+        e.values[1] = ('Q', 900);
+        assert_eq!(e.white_score(&p), before);
+        // A Knight on the centre square against one in the corner: 4 steps of centre.
+        let centre = CheopsPosition::from_fen(Style::Common, "4k4/9/9/9/4N4/9/9/9/4K4 w 0 1");
+        let corner = CheopsPosition::from_fen(Style::Common, "4k4/9/9/9/9/9/9/9/N3K4 w 0 1");
+        let (centre, corner) = (centre.unwrap(), corner.unwrap());
+        let gap = e.white_score(&centre) - e.white_score(&corner);
+        e.centre += 5;
+        assert_eq!(e.white_score(&centre) - e.white_score(&corner), gap + 4 * 5);
     }
 
     #[test]
