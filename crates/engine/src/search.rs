@@ -9,7 +9,7 @@
 use crate::eval::{Evaluator, Mobility};
 use crate::score::{Score, INFINITY, WIN, WIN_BOUND};
 use crate::tt::{from_tt, to_tt, Bound, Table};
-use menagerie_core::Position;
+use menagerie_core::{Color, Position};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -66,7 +66,13 @@ const ASPIRATION_MAX: i32 = 600;
 /// The clock is read once every this many nodes, a power of two (the node limit and the stop signal are
 /// checked at every node).
 const TIME_CHECK_NODES: u64 = 256;
-const HISTORY_SIZE: usize = 4096;
+/// History slots per side to move (moves are folded into them by a hash).
+const HISTORY_SIZE: usize = 16384;
+/// The bound of a history score: updates are scaled by the distance to it (gravity), so a
+/// score saturates smoothly and old successes fade as new results come in.
+const HISTORY_MAX: i32 = 16384;
+/// History scores lower or raise a late move's reduction by one ply per this much.
+const HISTORY_LMR_DIVISOR: i32 = 8192;
 
 /// A limit outside its range, in one sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -436,10 +442,22 @@ impl Hasher for Fnv {
     }
 }
 
-fn history_slot<M: Hash>(mv: &M) -> usize {
+/// The history slot of `mv` played by `side`: one table per side, as the same move is
+/// seldom good for both.
+fn history_slot<M: Hash>(side: Color, mv: &M) -> usize {
     let mut h = Fnv(0xcbf2_9ce4_8422_2325);
     mv.hash(&mut h);
-    (h.finish() ^ (h.finish() >> 29)) as usize & (HISTORY_SIZE - 1)
+    let slot = (h.finish() ^ (h.finish() >> 29)) as usize & (HISTORY_SIZE - 1);
+    match side {
+        Color::White => slot,
+        Color::Black => slot + HISTORY_SIZE,
+    }
+}
+
+/// Moves `h` towards `bonus`'s sign by `bonus`, less the nearer it already is to the bound
+/// ([`HISTORY_MAX`]): the "gravity" update, which keeps every score within the bound.
+fn update_history(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
 }
 
 impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
@@ -466,7 +484,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             root_excluded: Vec::new(),
             searches: 0,
             killers: vec![[None; 2]; MAX_PLY + 1],
-            history: vec![0; HISTORY_SIZE],
+            history: vec![0; 2 * HISTORY_SIZE],
             pv: vec![Vec::new(); MAX_PLY + 2],
             counts: vec![0; MAX_PLY + 1],
             path: Vec::new(),
@@ -585,7 +603,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         self.start = Instant::now();
         self.begin(&Limits::default());
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        self.history.iter_mut().for_each(|h| *h /= 8);
+        self.history.iter_mut().for_each(|h| *h /= 2);
         let keep = history.len().saturating_sub(100);
         self.path = history[keep..].to_vec();
         self.path.push(root.key());
@@ -649,7 +667,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             self.tt.new_search();
         }
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        self.history.iter_mut().for_each(|h| *h /= 8);
+        self.history.iter_mut().for_each(|h| *h /= 2);
         // Only the last 100 plies can repeat under any move-count rule we know of.
         let keep = history.len().saturating_sub(100);
         self.path = history[keep..].to_vec();
@@ -1332,6 +1350,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         }
 
         let killers = self.killers[ply];
+        let side = pos.turn();
         scored.clear();
         scored.extend(moves.iter().map(|&m| {
             let noisy = pos.is_noisy(m);
@@ -1350,7 +1369,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             } else if Some(m) == killers[1] {
                 (1 << 22) - 1
             } else {
-                self.history[history_slot(&m)]
+                self.history[history_slot(side, &m)]
             };
             (s, m, noisy)
         }));
@@ -1383,6 +1402,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                     && best > -WIN_BOUND
                     && ((depth <= LMP_DEPTH && quiets_tried >= lmp_limit) || futile)
                 {
+                    // Marked as never searched: no history malus for it.
+                    scored[i].0 = i32::MIN;
                     self.path.pop();
                     continue;
                 }
@@ -1405,12 +1426,14 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 let is_killer = Some(mv) == killers[0] || Some(mv) == killers[1];
                 // Never reduce at the root, so a short forced win is always seen at its depth.
                 // Elsewhere late quiet moves are reduced by the logarithms of depth and move
-                // number: less in PV nodes and for killers, more when not improving.
+                // number: less in PV nodes, for killers and for moves with a good history,
+                // more when not improving and for moves with a bad history.
                 let r = if ply > 0 && depth >= 3 && i >= 2 && quiet {
                     let r = i32::from(self.lmr[depth.min(63) as usize][i.min(63)])
                         - i32::from(pv_node)
                         - i32::from(is_killer)
-                        + i32::from(!improving);
+                        + i32::from(!improving)
+                        - self.history[history_slot(side, &mv)] / HISTORY_LMR_DIVISOR;
                     r.clamp(0, new_depth - 1)
                 } else {
                     0
@@ -1464,8 +1487,18 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                             if killers[0] != Some(mv) {
                                 self.killers[ply] = [Some(mv), killers[0]];
                             }
-                            let h = &mut self.history[history_slot(&mv)];
-                            *h = (*h + depth * depth).min(1 << 20);
+                            // The quiet move that cut off gains, the quiet moves searched
+                            // before it (and failed) lose as much.
+                            let bonus = (32 * depth * depth).min(1536);
+                            update_history(&mut self.history[history_slot(side, &mv)], bonus);
+                            for &(s, m, n) in &scored[..i] {
+                                if !n && s != i32::MIN {
+                                    update_history(
+                                        &mut self.history[history_slot(side, &m)],
+                                        -bonus,
+                                    );
+                                }
+                            }
                         }
                         break;
                     }
