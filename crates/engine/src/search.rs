@@ -59,6 +59,8 @@ const FUTILITY_DEPTH: i32 = 5;
 const FUTILITY_BASE: i32 = 100;
 /// Futility pruning's margin per ply of depth, in centipawns.
 const FUTILITY_MARGIN: i32 = 80;
+/// Internal iterative reduction acts from this depth on.
+const IIR_DEPTH: i32 = 4;
 /// Iterations from this depth on start inside an aspiration window.
 const ASPIRATION_DEPTH: i32 = 4;
 /// Past this half-width the window opens fully.
@@ -1292,6 +1294,13 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             return self.eval.evaluate(pos, self.mobility(ply));
         }
         let hash_move = tt_move.filter(|m| moves.contains(m));
+        // Internal iterative reduction: a node the table knows no move for is searched a
+        // ply shallower (its ordering is a guess), and comes back deeper once stored.
+        let depth = if ply > 0 && depth >= IIR_DEPTH && hash_move.is_none() {
+            depth - 1
+        } else {
+            depth
+        };
         let static_eval = (!in_check).then(|| self.eval.evaluate(pos, self.mobility(ply)));
         self.evals[ply] = static_eval;
         // Whether the side to move stands better than two plies ago: if not, its late
@@ -1322,7 +1331,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             && static_eval.is_some_and(|e| e >= beta)
         {
             if let Some(null) = pos.null_move() {
-                let r = 3 + depth / 4;
+                // Reduced more the further the static score stands above beta.
+                let margin = static_eval.map_or(0, |e| (e - beta) / 200);
+                let r = 3 + depth / 4 + margin.min(3);
                 let floor = self.rep_floor;
                 self.path.push(null.key());
                 self.rep_floor = self.path.len() - 1;
@@ -1579,7 +1590,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         // Deep in quiescence only the most promising captures are tried: where a pawn wall
         // meets another every pawn can take, and trying all of them at every ply explodes.
         if !in_check && qdepth >= QS_NARROW_DEPTH {
-            candidates.truncate(QS_NARROW_WIDTH);
+            if let Some(width) = self.eval.quiescence_width() {
+                candidates.truncate(width);
+            }
         }
         for &(_, mv) in candidates.iter() {
             let mut child = pos.clone();
