@@ -73,8 +73,10 @@ const HISTORY_SIZE: usize = 16384;
 /// The bound of a history score: updates are scaled by the distance to it (gravity), so a
 /// score saturates smoothly and old successes fade as new results come in.
 const HISTORY_MAX: i32 = 16384;
+/// Slots of the continuation history (pairs of a move and the move before it, by a hash).
+const CONT_SIZE: usize = 1 << 20;
 /// History scores lower or raise a late move's reduction by one ply per this much.
-const HISTORY_LMR_DIVISOR: i32 = 8192;
+const HISTORY_LMR_DIVISOR: i32 = 12288;
 
 /// A limit outside its range, in one sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -387,6 +389,14 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     searches: u64,
     killers: Vec<[Option<P::Move>; 2]>,
     history: Vec<i32>,
+    /// Continuation history: how often a quiet move cut off right after a given move of
+    /// the opponent (by [`cont_slot`]), with the same bounds and updates as `history`.
+    cont: Vec<i32>,
+    /// The quiet move that last refuted each move of the opponent (by its history slot).
+    countermoves: Vec<Option<P::Move>>,
+    /// The history slot of the move that led to each ply (`None` at the root and after a
+    /// pass).
+    prev_slot: Vec<Option<usize>>,
     pv: Vec<Vec<P::Move>>,
     counts: Vec<usize>,
     path: Vec<u64>,
@@ -456,6 +466,13 @@ fn history_slot<M: Hash>(side: Color, mv: &M) -> usize {
     }
 }
 
+/// The continuation-history slot of a move (by its history slot `slot`) answering the
+/// move whose history slot is `prev`.
+fn cont_slot(prev: usize, slot: usize) -> usize {
+    (((prev as u64) << 16 | slot as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 44) as usize
+        & (CONT_SIZE - 1)
+}
+
 /// Moves `h` towards `bonus`'s sign by `bonus`, less the nearer it already is to the bound
 /// ([`HISTORY_MAX`]): the "gravity" update, which keeps every score within the bound.
 fn update_history(h: &mut i32, bonus: i32) {
@@ -487,6 +504,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             searches: 0,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 2 * HISTORY_SIZE],
+            cont: vec![0; CONT_SIZE],
+            countermoves: vec![None; 2 * HISTORY_SIZE],
+            prev_slot: vec![None; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             counts: vec![0; MAX_PLY + 1],
             path: Vec::new(),
@@ -539,9 +559,13 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
+        self.cont.iter_mut().for_each(|h| *h = 0);
+        self.countermoves.iter_mut().for_each(|m| *m = None);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         for h in &mut self.helpers {
             h.history.iter_mut().for_each(|h| *h = 0);
+            h.cont.iter_mut().for_each(|h| *h = 0);
+            h.countermoves.iter_mut().for_each(|m| *m = None);
             h.killers.iter_mut().for_each(|k| *k = [None; 2]);
         }
     }
@@ -606,6 +630,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         self.begin(&Limits::default());
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.iter_mut().for_each(|h| *h /= 2);
+        self.cont.iter_mut().for_each(|h| *h /= 2);
+        self.prev_slot[0] = None;
         let keep = history.len().saturating_sub(100);
         self.path = history[keep..].to_vec();
         self.path.push(root.key());
@@ -670,6 +696,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         }
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.iter_mut().for_each(|h| *h /= 2);
+        self.cont.iter_mut().for_each(|h| *h /= 2);
+        self.prev_slot[0] = None;
         // Only the last 100 plies can repeat under any move-count rule we know of.
         let keep = history.len().saturating_sub(100);
         self.path = history[keep..].to_vec();
@@ -1159,6 +1187,23 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         }
     }
 
+    /// The ordering score of a quiet move by `side` after the move of history slot `prev`:
+    /// its history plus its continuation history.
+    fn quiet_score(&self, side: Color, prev: Option<usize>, mv: &P::Move) -> i32 {
+        let slot = history_slot(side, mv);
+        self.history[slot] + prev.map_or(0, |p| self.cont[cont_slot(p, slot)])
+    }
+
+    /// Adds `bonus` (a malus when negative) to a quiet move's history and continuation
+    /// history.
+    fn reward_quiet(&mut self, side: Color, prev: Option<usize>, mv: &P::Move, bonus: i32) {
+        let slot = history_slot(side, mv);
+        update_history(&mut self.history[slot], bonus);
+        if let Some(p) = prev {
+            update_history(&mut self.cont[cont_slot(p, slot)], bonus);
+        }
+    }
+
     /// The score of a position with no legal move, from the side to move's view.
     fn terminal(&self, pos: &P, ply: usize) -> i32 {
         match pos.outcome().and_then(|o| o.winner) {
@@ -1338,6 +1383,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 self.path.push(null.key());
                 self.rep_floor = self.path.len() - 1;
                 self.after_null[ply + 1] = true;
+                self.prev_slot[ply + 1] = None;
                 let s = -self.negamax(
                     &null,
                     depth - 1 - r,
@@ -1362,6 +1408,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
 
         let killers = self.killers[ply];
         let side = pos.turn();
+        let prev = self.prev_slot[ply];
+        let countermove = prev.and_then(|p| self.countermoves[p]);
         scored.clear();
         scored.extend(moves.iter().map(|&m| {
             let noisy = pos.is_noisy(m);
@@ -1379,8 +1427,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 1 << 22
             } else if Some(m) == killers[1] {
                 (1 << 22) - 1
+            } else if Some(m) == countermove {
+                (1 << 22) - 2
             } else {
-                self.history[history_slot(side, &m)]
+                self.quiet_score(side, prev, &m)
             };
             (s, m, noisy)
         }));
@@ -1404,6 +1454,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             let mut child = pos.clone();
             child.play(mv);
             self.path.push(child.key());
+            self.prev_slot[ply + 1] = Some(history_slot(side, &mv));
             let gives_check = child.is_check();
             if !noisy && !gives_check {
                 // The first move is always searched, and nothing is skipped while every
@@ -1444,7 +1495,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                         - i32::from(pv_node)
                         - i32::from(is_killer)
                         + i32::from(!improving)
-                        - self.history[history_slot(side, &mv)] / HISTORY_LMR_DIVISOR;
+                        - self.quiet_score(side, prev, &mv) / HISTORY_LMR_DIVISOR;
                     r.clamp(0, new_depth - 1)
                 } else {
                     0
@@ -1501,14 +1552,14 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                             // The quiet move that cut off gains, the quiet moves searched
                             // before it (and failed) lose as much.
                             let bonus = (32 * depth * depth).min(1536);
-                            update_history(&mut self.history[history_slot(side, &mv)], bonus);
+                            self.reward_quiet(side, prev, &mv, bonus);
                             for &(s, m, n) in &scored[..i] {
                                 if !n && s != i32::MIN {
-                                    update_history(
-                                        &mut self.history[history_slot(side, &m)],
-                                        -bonus,
-                                    );
+                                    self.reward_quiet(side, prev, &m, -bonus);
                                 }
+                            }
+                            if let Some(p) = prev {
+                                self.countermoves[p] = Some(mv);
                             }
                         }
                         break;
