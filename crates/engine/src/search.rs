@@ -59,9 +59,6 @@ const FUTILITY_DEPTH: i32 = 5;
 const FUTILITY_BASE: i32 = 100;
 /// Futility pruning's margin per ply of depth, in centipawns.
 const FUTILITY_MARGIN: i32 = 80;
-/// Quiet moves that lose the exchange on their square (the piece moved hangs) are skipped
-/// at this depth and below, where the evaluation says so ([`Evaluator::loses_exchange`]).
-const SEE_QUIET_DEPTH: i32 = 3;
 /// Internal iterative reduction acts from this depth on.
 const IIR_DEPTH: i32 = 4;
 /// Iterations from this depth on start inside an aspiration window.
@@ -1465,9 +1462,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 if prune_quiets
                     && i > 0
                     && best > -WIN_BOUND
-                    && ((depth <= LMP_DEPTH && quiets_tried >= lmp_limit)
-                        || futile
-                        || (depth <= SEE_QUIET_DEPTH && self.eval.loses_exchange(pos, mv)))
+                    && ((depth <= LMP_DEPTH && quiets_tried >= lmp_limit) || futile)
                 {
                     // Marked as never searched: no history malus for it.
                     scored[i].0 = i32::MIN;

@@ -37,11 +37,9 @@ pub trait Evaluator<P: Position>: Send + Sync {
         None
     }
 
-    /// Whether a move loses material once the exchanges on its target square are played
-    /// out (static exchange evaluation; for a quiet move, whether the piece moved can be
-    /// won there). Quiescence skips such noisy moves, the main search tries them after the
-    /// killers, and near the horizon it skips such quiet moves. `false` (the default):
-    /// never known to lose.
+    /// Whether a noisy move loses material once the exchanges on its target square are
+    /// played out (static exchange evaluation). Quiescence skips such moves and the main
+    /// search tries them after the killers. `false` (the default): never known to lose.
     fn loses_exchange(&self, _pos: &P, _mv: P::Move) -> bool {
         false
     }
