@@ -9,7 +9,7 @@
 use crate::eval::{Evaluator, Mobility};
 use crate::score::{Score, INFINITY, WIN, WIN_BOUND};
 use crate::tt::{from_tt, to_tt, Bound, Table};
-use menagerie_core::Position;
+use menagerie_core::{Color, Position};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -59,6 +59,8 @@ const FUTILITY_DEPTH: i32 = 5;
 const FUTILITY_BASE: i32 = 100;
 /// Futility pruning's margin per ply of depth, in centipawns.
 const FUTILITY_MARGIN: i32 = 80;
+/// Internal iterative reduction acts from this depth on.
+const IIR_DEPTH: i32 = 4;
 /// Iterations from this depth on start inside an aspiration window.
 const ASPIRATION_DEPTH: i32 = 4;
 /// Past this half-width the window opens fully.
@@ -66,7 +68,15 @@ const ASPIRATION_MAX: i32 = 600;
 /// The clock is read once every this many nodes, a power of two (the node limit and the stop signal are
 /// checked at every node).
 const TIME_CHECK_NODES: u64 = 256;
-const HISTORY_SIZE: usize = 4096;
+/// History slots per side to move (moves are folded into them by a hash).
+const HISTORY_SIZE: usize = 16384;
+/// The bound of a history score: updates are scaled by the distance to it (gravity), so a
+/// score saturates smoothly and old successes fade as new results come in.
+const HISTORY_MAX: i32 = 16384;
+/// Slots of the continuation history (pairs of a move and the move before it, by a hash).
+const CONT_SIZE: usize = 1 << 20;
+/// History scores lower or raise a late move's reduction by one ply per this much.
+const HISTORY_LMR_DIVISOR: i32 = 12288;
 
 /// A limit outside its range, in one sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -379,6 +389,14 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     searches: u64,
     killers: Vec<[Option<P::Move>; 2]>,
     history: Vec<i32>,
+    /// Continuation history: how often a quiet move cut off right after a given move of
+    /// the opponent (by [`cont_slot`]), with the same bounds and updates as `history`.
+    cont: Vec<i32>,
+    /// The quiet move that last refuted each move of the opponent (by its history slot).
+    countermoves: Vec<Option<P::Move>>,
+    /// The history slot of the move that led to each ply (`None` at the root and after a
+    /// pass).
+    prev_slot: Vec<Option<usize>>,
     pv: Vec<Vec<P::Move>>,
     counts: Vec<usize>,
     path: Vec<u64>,
@@ -436,10 +454,29 @@ impl Hasher for Fnv {
     }
 }
 
-fn history_slot<M: Hash>(mv: &M) -> usize {
+/// The history slot of `mv` played by `side`: one table per side, as the same move is
+/// seldom good for both.
+fn history_slot<M: Hash>(side: Color, mv: &M) -> usize {
     let mut h = Fnv(0xcbf2_9ce4_8422_2325);
     mv.hash(&mut h);
-    (h.finish() ^ (h.finish() >> 29)) as usize & (HISTORY_SIZE - 1)
+    let slot = (h.finish() ^ (h.finish() >> 29)) as usize & (HISTORY_SIZE - 1);
+    match side {
+        Color::White => slot,
+        Color::Black => slot + HISTORY_SIZE,
+    }
+}
+
+/// The continuation-history slot of a move (by its history slot `slot`) answering the
+/// move whose history slot is `prev`.
+fn cont_slot(prev: usize, slot: usize) -> usize {
+    (((prev as u64) << 16 | slot as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 44) as usize
+        & (CONT_SIZE - 1)
+}
+
+/// Moves `h` towards `bonus`'s sign by `bonus`, less the nearer it already is to the bound
+/// ([`HISTORY_MAX`]): the "gravity" update, which keeps every score within the bound.
+fn update_history(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
 }
 
 impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
@@ -466,7 +503,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             root_excluded: Vec::new(),
             searches: 0,
             killers: vec![[None; 2]; MAX_PLY + 1],
-            history: vec![0; HISTORY_SIZE],
+            history: vec![0; 2 * HISTORY_SIZE],
+            cont: vec![0; CONT_SIZE],
+            countermoves: vec![None; 2 * HISTORY_SIZE],
+            prev_slot: vec![None; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             counts: vec![0; MAX_PLY + 1],
             path: Vec::new(),
@@ -519,9 +559,13 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
+        self.cont.iter_mut().for_each(|h| *h = 0);
+        self.countermoves.iter_mut().for_each(|m| *m = None);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         for h in &mut self.helpers {
             h.history.iter_mut().for_each(|h| *h = 0);
+            h.cont.iter_mut().for_each(|h| *h = 0);
+            h.countermoves.iter_mut().for_each(|m| *m = None);
             h.killers.iter_mut().for_each(|k| *k = [None; 2]);
         }
     }
@@ -585,7 +629,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         self.start = Instant::now();
         self.begin(&Limits::default());
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        self.history.iter_mut().for_each(|h| *h /= 8);
+        self.history.iter_mut().for_each(|h| *h /= 2);
+        self.cont.iter_mut().for_each(|h| *h /= 2);
+        self.prev_slot[0] = None;
         let keep = history.len().saturating_sub(100);
         self.path = history[keep..].to_vec();
         self.path.push(root.key());
@@ -649,7 +695,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             self.tt.new_search();
         }
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        self.history.iter_mut().for_each(|h| *h /= 8);
+        self.history.iter_mut().for_each(|h| *h /= 2);
+        self.cont.iter_mut().for_each(|h| *h /= 2);
+        self.prev_slot[0] = None;
         // Only the last 100 plies can repeat under any move-count rule we know of.
         let keep = history.len().saturating_sub(100);
         self.path = history[keep..].to_vec();
@@ -1139,6 +1187,23 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         }
     }
 
+    /// The ordering score of a quiet move by `side` after the move of history slot `prev`:
+    /// its history plus its continuation history.
+    fn quiet_score(&self, side: Color, prev: Option<usize>, mv: &P::Move) -> i32 {
+        let slot = history_slot(side, mv);
+        self.history[slot] + prev.map_or(0, |p| self.cont[cont_slot(p, slot)])
+    }
+
+    /// Adds `bonus` (a malus when negative) to a quiet move's history and continuation
+    /// history.
+    fn reward_quiet(&mut self, side: Color, prev: Option<usize>, mv: &P::Move, bonus: i32) {
+        let slot = history_slot(side, mv);
+        update_history(&mut self.history[slot], bonus);
+        if let Some(p) = prev {
+            update_history(&mut self.cont[cont_slot(p, slot)], bonus);
+        }
+    }
+
     /// The score of a position with no legal move, from the side to move's view.
     fn terminal(&self, pos: &P, ply: usize) -> i32 {
         match pos.outcome().and_then(|o| o.winner) {
@@ -1274,6 +1339,13 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             return self.eval.evaluate(pos, self.mobility(ply));
         }
         let hash_move = tt_move.filter(|m| moves.contains(m));
+        // Internal iterative reduction: a node the table knows no move for is searched a
+        // ply shallower (its ordering is a guess), and comes back deeper once stored.
+        let depth = if ply > 0 && depth >= IIR_DEPTH && hash_move.is_none() {
+            depth - 1
+        } else {
+            depth
+        };
         let static_eval = (!in_check).then(|| self.eval.evaluate(pos, self.mobility(ply)));
         self.evals[ply] = static_eval;
         // Whether the side to move stands better than two plies ago: if not, its late
@@ -1304,11 +1376,14 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             && static_eval.is_some_and(|e| e >= beta)
         {
             if let Some(null) = pos.null_move() {
-                let r = 3 + depth / 4;
+                // Reduced more the further the static score stands above beta.
+                let margin = static_eval.map_or(0, |e| (e - beta) / 200);
+                let r = 3 + depth / 4 + margin.min(3);
                 let floor = self.rep_floor;
                 self.path.push(null.key());
                 self.rep_floor = self.path.len() - 1;
                 self.after_null[ply + 1] = true;
+                self.prev_slot[ply + 1] = None;
                 let s = -self.negamax(
                     &null,
                     depth - 1 - r,
@@ -1332,6 +1407,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         }
 
         let killers = self.killers[ply];
+        let side = pos.turn();
+        let prev = self.prev_slot[ply];
+        let countermove = prev.and_then(|p| self.countermoves[p]);
         scored.clear();
         scored.extend(moves.iter().map(|&m| {
             let noisy = pos.is_noisy(m);
@@ -1349,8 +1427,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 1 << 22
             } else if Some(m) == killers[1] {
                 (1 << 22) - 1
+            } else if Some(m) == countermove {
+                (1 << 22) - 2
             } else {
-                self.history[history_slot(&m)]
+                self.quiet_score(side, prev, &m)
             };
             (s, m, noisy)
         }));
@@ -1374,6 +1454,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             let mut child = pos.clone();
             child.play(mv);
             self.path.push(child.key());
+            self.prev_slot[ply + 1] = Some(history_slot(side, &mv));
             let gives_check = child.is_check();
             if !noisy && !gives_check {
                 // The first move is always searched, and nothing is skipped while every
@@ -1383,6 +1464,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                     && best > -WIN_BOUND
                     && ((depth <= LMP_DEPTH && quiets_tried >= lmp_limit) || futile)
                 {
+                    // Marked as never searched: no history malus for it.
+                    scored[i].0 = i32::MIN;
                     self.path.pop();
                     continue;
                 }
@@ -1405,12 +1488,14 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 let is_killer = Some(mv) == killers[0] || Some(mv) == killers[1];
                 // Never reduce at the root, so a short forced win is always seen at its depth.
                 // Elsewhere late quiet moves are reduced by the logarithms of depth and move
-                // number: less in PV nodes and for killers, more when not improving.
+                // number: less in PV nodes, for killers and for moves with a good history,
+                // more when not improving and for moves with a bad history.
                 let r = if ply > 0 && depth >= 3 && i >= 2 && quiet {
                     let r = i32::from(self.lmr[depth.min(63) as usize][i.min(63)])
                         - i32::from(pv_node)
                         - i32::from(is_killer)
-                        + i32::from(!improving);
+                        + i32::from(!improving)
+                        - self.quiet_score(side, prev, &mv) / HISTORY_LMR_DIVISOR;
                     r.clamp(0, new_depth - 1)
                 } else {
                     0
@@ -1464,8 +1549,18 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                             if killers[0] != Some(mv) {
                                 self.killers[ply] = [Some(mv), killers[0]];
                             }
-                            let h = &mut self.history[history_slot(&mv)];
-                            *h = (*h + depth * depth).min(1 << 20);
+                            // The quiet move that cut off gains, the quiet moves searched
+                            // before it (and failed) lose as much.
+                            let bonus = (32 * depth * depth).min(1536);
+                            self.reward_quiet(side, prev, &mv, bonus);
+                            for &(s, m, n) in &scored[..i] {
+                                if !n && s != i32::MIN {
+                                    self.reward_quiet(side, prev, &m, -bonus);
+                                }
+                            }
+                            if let Some(p) = prev {
+                                self.countermoves[p] = Some(mv);
+                            }
                         }
                         break;
                     }
@@ -1546,7 +1641,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         // Deep in quiescence only the most promising captures are tried: where a pawn wall
         // meets another every pawn can take, and trying all of them at every ply explodes.
         if !in_check && qdepth >= QS_NARROW_DEPTH {
-            candidates.truncate(QS_NARROW_WIDTH);
+            if let Some(width) = self.eval.quiescence_width() {
+                candidates.truncate(width);
+            }
         }
         for &(_, mv) in candidates.iter() {
             let mut child = pos.clone();

@@ -53,6 +53,15 @@ pub trait Evaluator<P: Position>: Send + Sync {
         None
     }
 
+    /// How many captures quiescence tries per position from
+    /// [`crate::search::QS_NARROW_DEPTH`] plies past the horizon on, the best-ordered first.
+    /// The default, [`crate::search::QS_NARROW_WIDTH`], bounds the capture chains of games
+    /// where many pieces can take at once (Vyrt's pawn walls); `None`: every capture, for
+    /// games whose exchange evaluation already prunes the hopeless ones.
+    fn quiescence_width(&self) -> Option<usize> {
+        Some(crate::search::QS_NARROW_WIDTH)
+    }
+
     /// The material balance in centipawns for the side to move, for players that only
     /// count material (the `greedy` match player).
     fn material(&self, pos: &P) -> i32;

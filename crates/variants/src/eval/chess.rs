@@ -444,6 +444,12 @@ impl Evaluator<Chess> for ChessEval {
         false
     }
 
+    fn quiescence_width(&self) -> Option<usize> {
+        // Static exchange evaluation already drops the losing captures, and a quiet
+        // position's recaptures must all be seen (docs/engine.md, 2026-11-26).
+        None
+    }
+
     fn aspiration_window(&self) -> Option<i32> {
         // Measured in self-play at 20,000 nodes a move (docs/engine.md).
         Some(30)
