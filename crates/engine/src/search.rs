@@ -73,8 +73,9 @@ const HISTORY_SIZE: usize = 16384;
 /// The bound of a history score: updates are scaled by the distance to it (gravity), so a
 /// score saturates smoothly and old successes fade as new results come in.
 const HISTORY_MAX: i32 = 16384;
-/// Slots of the continuation history (pairs of a move and the move before it, by a hash).
-const CONT_SIZE: usize = 1 << 20;
+/// Slots of the continuation history (pairs of a move and the move before it, by a hash):
+/// 256 KB, so it stays in the L2 cache (2^20 slots cost 10 to 20 % of chess nodes/s in misses).
+const CONT_SIZE: usize = 1 << 16;
 /// History scores lower or raise a late move's reduction by one ply per this much.
 const HISTORY_LMR_DIVISOR: i32 = 12288;
 
