@@ -379,7 +379,7 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     /// was a tenth of a search, and threads contended for the allocator's locks).
     move_pool: Pool<P::Move>,
     /// Ordered move lists of the main search, kept the same way.
-    scored_pool: Pool<(i32, P::Move, bool)>,
+    scored_pool: Pool<Ordered<P::Move>>,
     /// Ordered capture lists of quiescence, kept the same way.
     capture_pool: Pool<(i32, P::Move)>,
     /// The iteration under way was given up because another thread finished it (or, for
@@ -454,6 +454,19 @@ impl Hasher for Fnv {
         }
     }
 }
+
+/// A move of a node's list with what its ordering found: its score, whether it is noisy,
+/// and its history slot once known ([`NO_SLOT`] before), so the move is hashed once.
+#[derive(Clone, Copy)]
+struct Ordered<M> {
+    score: i32,
+    mv: M,
+    noisy: bool,
+    slot: usize,
+}
+
+/// The history slot of a move not hashed yet.
+const NO_SLOT: usize = usize::MAX;
 
 /// The history slot of `mv` played by `side`: one table per side, as the same move is
 /// seldom good for both.
@@ -1188,17 +1201,15 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         }
     }
 
-    /// The ordering score of a quiet move by `side` after the move of history slot `prev`:
+    /// The ordering score of the quiet move of history slot `slot` after the move of slot `prev`:
     /// its history plus its continuation history.
-    fn quiet_score(&self, side: Color, prev: Option<usize>, mv: &P::Move) -> i32 {
-        let slot = history_slot(side, mv);
+    fn quiet_score(&self, prev: Option<usize>, slot: usize) -> i32 {
         self.history[slot] + prev.map_or(0, |p| self.cont[cont_slot(p, slot)])
     }
 
-    /// Adds `bonus` (a malus when negative) to a quiet move's history and continuation
-    /// history.
-    fn reward_quiet(&mut self, side: Color, prev: Option<usize>, mv: &P::Move, bonus: i32) {
-        let slot = history_slot(side, mv);
+    /// Adds `bonus` (a malus when negative) to the history and continuation history of the
+    /// quiet move of history slot `slot`.
+    fn reward_quiet(&mut self, prev: Option<usize>, slot: usize, bonus: i32) {
         update_history(&mut self.history[slot], bonus);
         if let Some(p) = prev {
             update_history(&mut self.cont[cont_slot(p, slot)], bonus);
@@ -1273,7 +1284,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         pv_node: bool,
         in_check: bool,
         moves: &mut Vec<P::Move>,
-        scored: &mut Vec<(i32, P::Move, bool)>,
+        scored: &mut Vec<Ordered<P::Move>>,
     ) -> i32 {
         if depth <= 0 && ply > 0 {
             self.pv[ply].clear();
@@ -1414,7 +1425,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         scored.clear();
         scored.extend(moves.iter().map(|&m| {
             let noisy = pos.is_noisy(m);
-            let s = if Some(m) == hash_move {
+            let mut slot = NO_SLOT;
+            let score = if Some(m) == hash_move {
                 1 << 30
             } else if noisy {
                 // A capture that loses the exchange comes after the killers.
@@ -1431,9 +1443,15 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             } else if Some(m) == countermove {
                 (1 << 22) - 2
             } else {
-                self.quiet_score(side, prev, &m)
+                slot = history_slot(side, &m);
+                self.quiet_score(prev, slot)
             };
-            (s, m, noisy)
+            Ordered {
+                score,
+                mv: m,
+                noisy,
+                slot,
+            }
         }));
 
         let alpha_orig = alpha;
@@ -1449,13 +1467,20 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         let mut quiets_tried = 0;
         for i in 0..scored.len() {
             // Selection sort: a cut-off usually comes early, so sorting everything is waste.
-            let j = (i..scored.len()).max_by_key(|&k| scored[k].0).unwrap_or(i);
+            let j = (i..scored.len())
+                .max_by_key(|&k| scored[k].score)
+                .unwrap_or(i);
             scored.swap(i, j);
-            let (_, mv, noisy) = scored[i];
+            if scored[i].slot == NO_SLOT {
+                scored[i].slot = history_slot(side, &scored[i].mv);
+            }
+            let Ordered {
+                mv, noisy, slot, ..
+            } = scored[i];
             let mut child = pos.clone();
             child.play(mv);
             self.path.push(child.key());
-            self.prev_slot[ply + 1] = Some(history_slot(side, &mv));
+            self.prev_slot[ply + 1] = Some(slot);
             let gives_check = child.is_check();
             if !noisy && !gives_check {
                 // The first move is always searched, and nothing is skipped while every
@@ -1466,7 +1491,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                     && ((depth <= LMP_DEPTH && quiets_tried >= lmp_limit) || futile)
                 {
                     // Marked as never searched: no history malus for it.
-                    scored[i].0 = i32::MIN;
+                    scored[i].score = i32::MIN;
                     self.path.pop();
                     continue;
                 }
@@ -1496,7 +1521,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                         - i32::from(pv_node)
                         - i32::from(is_killer)
                         + i32::from(!improving)
-                        - self.quiet_score(side, prev, &mv) / HISTORY_LMR_DIVISOR;
+                        - self.quiet_score(prev, slot) / HISTORY_LMR_DIVISOR;
                     r.clamp(0, new_depth - 1)
                 } else {
                     0
@@ -1553,10 +1578,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                             // The quiet move that cut off gains, the quiet moves searched
                             // before it (and failed) lose as much.
                             let bonus = (32 * depth * depth).min(1536);
-                            self.reward_quiet(side, prev, &mv, bonus);
-                            for &(s, m, n) in &scored[..i] {
-                                if !n && s != i32::MIN {
-                                    self.reward_quiet(side, prev, &m, -bonus);
+                            self.reward_quiet(prev, slot, bonus);
+                            for o in &scored[..i] {
+                                if !o.noisy && o.score != i32::MIN {
+                                    self.reward_quiet(prev, o.slot, -bonus);
                                 }
                             }
                             if let Some(p) = prev {
