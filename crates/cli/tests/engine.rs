@@ -332,17 +332,17 @@ fn uci_protocol_answers_searches_and_perft() {
 
 #[test]
 fn uci_elo_runs_over_the_measured_levels_and_picks_the_nearest() {
-    // UCI_Elo 1000 is level 1: depth 1 at most, however deep the `go` asks.
+    // UCI_Elo 1260, the lowest, is level 1: depth 1 at most, however deep the `go` asks.
     let o = with_input(
         &["uci"],
-        "uci\nsetoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 1000\n\
+        "uci\nsetoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 1260\n\
          isready\nposition startpos\ngo depth 12\nposition startpos\ngo perft 1\nquit\n",
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert!(
-        lines.contains(&"option name UCI_Elo type spin default 2100 min 1000 max 2100"),
+        lines.contains(&"option name UCI_Elo type spin default 2200 min 1260 max 2200"),
         "{out}"
     );
     let depths: Vec<&str> = lines

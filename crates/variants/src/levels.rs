@@ -25,9 +25,10 @@ const TABLE: [(Option<u32>, u64, u64, u32, u32); 8] = [
 ];
 
 /// Where each level stands on Stockfish 15.1's `UCI_Elo` scale in chess (Stockfish at 100 ms a
-/// move), used to turn a UCI `UCI_Elo` into a level: measured by 16-game matches, rounded
-/// (docs/engine.md, "Levels on Stockfish's scale", has the games and their error bars).
-pub const LEVEL_ELO: [u32; 8] = [1000, 1250, 1550, 1600, 1700, 1900, 2000, 2100];
+/// move), used to turn a UCI `UCI_Elo` into a level: each level's rating fitted to its 16-game
+/// matches against Stockfish (docs/engine.md, "Levels on Stockfish's scale, measured again");
+/// levels 5 and 6 came out inverted within their error and share their pooled value.
+pub const LEVEL_ELO: [u32; 8] = [1260, 1390, 1590, 1600, 1830, 1830, 1970, 2200];
 
 /// The search limits (with their [`Skill`]) of `level`, 1 (weakest) ..= 8 (strongest); any
 /// other level is refused with a sentence.
@@ -89,8 +90,11 @@ mod tests {
         );
         assert!(level_limits(0).is_err());
         assert_eq!(level_for_elo(0), 1);
-        assert_eq!(level_for_elo(1410), 3);
-        assert_eq!(level_for_elo(1660), 5);
+        assert_eq!(level_for_elo(1410), 2);
+        assert_eq!(level_for_elo(1500), 3);
+        assert_eq!(level_for_elo(1660), 4);
+        // Levels 5 and 6 share a value: the nearer is the weaker.
+        assert_eq!(level_for_elo(1830), 5);
         assert_eq!(level_for_elo(2000), 7);
         assert_eq!(level_for_elo(3000), 8);
         assert_eq!(level_for_skill(0), 1);
