@@ -397,7 +397,8 @@ test('the game page: the rules link, the friend link copied, the record download
   assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/play\/[0-9a-f]{32}$/);
   await page.click('#copy-friend');
   // The button's text changes once the clipboard has taken the link (a promise), not at the click.
-  await page.waitForFunction(() => document.querySelector('#copy-friend').textContent !== 'Copy');
+  // A selector, not waitForFunction: the page's CSP forbids the eval its polling needs.
+  await page.waitForSelector('#copy-friend:text-is("Copied")');
   assert.equal(await page.textContent('#copy-friend'), 'Copied');
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
   assert.equal(await page.getAttribute('#rules-link', 'href'), '/rules/cypher');
