@@ -1,0 +1,215 @@
+//! The chess evaluation: material, piece-square tables, mobility, pawn structure, passed
+//! pawns, rooks on open files, king safety and threats, tapered between middlegame and
+//! endgame by the material left; the weights are tuned on positions scored by Stockfish
+//! (docs/engine.md, "Chess evaluation tuned").
+
+use menagerie_chess::{Chess, Move, MoveKind, Role};
+use menagerie_core::Color;
+use menagerie_engine::{Evaluator, Mobility};
+
+pub mod terms;
+pub mod tune;
+pub mod weights;
+
+/// The chess evaluation: the weighted terms of [`terms`] with the weights of [`weights`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ChessEval;
+
+impl ChessEval {
+    /// The evaluation from White's point of view (the side to move's tempo included).
+    pub fn white_score(&self, pos: &Chess) -> i32 {
+        terms::white_score(pos)
+    }
+}
+
+/// Values for the static exchange evaluation, by role P N B R Q K (the King is never
+/// captured, so its value only ranks it last as an attacker).
+const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 20000];
+
+/// The material the side to move wins by `mv` and the best exchanges that follow on its
+/// target square, each side free to stop recapturing (static exchange evaluation; pins
+/// are ignored).
+pub fn see(pos: &Chess, mv: Move) -> i32 {
+    let (from, to) = (usize::from(mv.from), usize::from(mv.to));
+    let Some((us, mover)) = pos.piece_at(mv.from) else {
+        return 0;
+    };
+    let mut occ = pos.occupied() & !(1u64 << from);
+    let mut gain = [0i32; 40];
+    gain[0] = match mv.kind {
+        MoveKind::EnPassant => {
+            // The captured pawn stands beside the target square, on the mover's rank.
+            occ &= !(1u64 << ((from & !7) | (to & 7)));
+            SEE_VALUE[0]
+        }
+        MoveKind::Castle => return 0,
+        _ => pos
+            .piece_at(mv.to)
+            .map_or(0, |(_, r)| SEE_VALUE[r as usize]),
+    };
+    // The value of the piece standing on the target square, which the next capture takes.
+    let mut on_square = match mv.promotion {
+        Some(p) => {
+            gain[0] += SEE_VALUE[p as usize] - SEE_VALUE[0];
+            SEE_VALUE[p as usize]
+        }
+        None => SEE_VALUE[mover as usize],
+    };
+    let mut side = us.other();
+    let mut d = 0;
+    loop {
+        let attackers = pos.attackers_to(to, occ);
+        let mine = attackers & pos.color_pieces(side);
+        if mine == 0 {
+            break;
+        }
+        // The least valuable attacker takes.
+        let Some((role, bit)) = Role::ALL.iter().find_map(|&r| {
+            let b = mine & pos.pieces(side, r);
+            (b != 0).then(|| (r, b & b.wrapping_neg()))
+        }) else {
+            break;
+        };
+        // A King may not take a defended piece.
+        if role == Role::King && attackers & pos.color_pieces(side.other()) != 0 {
+            break;
+        }
+        d += 1;
+        if d >= gain.len() {
+            break;
+        }
+        gain[d] = on_square - gain[d - 1];
+        // Neither side can profit from going on: the result is settled.
+        if (-gain[d - 1]).max(gain[d]) < 0 {
+            break;
+        }
+        occ &= !bit;
+        on_square = SEE_VALUE[role as usize];
+        side = side.other();
+    }
+    while d > 0 {
+        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+        d -= 1;
+    }
+    gain[0]
+}
+
+/// Centipawn value of a role for move ordering and material counts.
+fn role_value(role: Role) -> i32 {
+    [100, 320, 330, 500, 900, 0][role as usize]
+}
+
+impl Evaluator<Chess> for ChessEval {
+    fn evaluate(&self, pos: &Chess, _mobility: Mobility) -> i32 {
+        let white = self.white_score(pos);
+        if pos.side() == Color::White {
+            white
+        } else {
+            -white
+        }
+    }
+
+    fn move_hint(&self, pos: &Chess, mv: Move) -> i32 {
+        let victim = match mv.kind {
+            MoveKind::EnPassant => 100,
+            _ => pos.piece_at(mv.to).map_or(0, |(_, r)| role_value(r)),
+        };
+        let attacker = pos.piece_at(mv.from).map_or(0, |(_, r)| r as i32);
+        let promo = mv.promotion.map_or(0, |r| role_value(r) - 100);
+        10 * (victim + promo) - attacker
+    }
+
+    fn gain(&self, pos: &Chess, mv: Move) -> Option<i32> {
+        let victim = match mv.kind {
+            MoveKind::EnPassant => 100,
+            _ => pos.piece_at(mv.to).map_or(0, |(_, r)| role_value(r)),
+        };
+        Some(victim + mv.promotion.map_or(0, |r| role_value(r) - 100))
+    }
+
+    fn loses_exchange(&self, pos: &Chess, mv: Move) -> bool {
+        // Taking a piece worth at least the taker never loses: the worst reply retakes.
+        let Some((_, mover)) = pos.piece_at(mv.from) else {
+            return false;
+        };
+        let victim = pos
+            .piece_at(mv.to)
+            .map_or(0, |(_, r)| SEE_VALUE[r as usize]);
+        if mv.promotion.is_none() && victim >= SEE_VALUE[mover as usize] {
+            return false;
+        }
+        see(pos, mv) < 0
+    }
+
+    fn uses_mobility(&self) -> bool {
+        false
+    }
+
+    fn quiescence_width(&self) -> Option<usize> {
+        // Static exchange evaluation already drops the losing captures, and a quiet
+        // position's recaptures must all be seen (docs/engine.md, 2026-11-26).
+        None
+    }
+
+    fn aspiration_window(&self) -> Option<i32> {
+        // Measured in self-play at 20,000 nodes a move (docs/engine.md).
+        Some(30)
+    }
+
+    fn material(&self, pos: &Chess) -> i32 {
+        let mut m = 0;
+        for role in Role::ALL {
+            let d = pos.pieces(pos.side(), role).count_ones() as i32
+                - pos.pieces(pos.side().other(), role).count_ones() as i32;
+            m += d * role_value(role);
+        }
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_is_balanced_and_colour_symmetric() {
+        let e = ChessEval;
+        // Only the tempo of the side to move (the start is a middlegame: phase 24).
+        assert_eq!(
+            e.white_score(&Chess::start()),
+            weights::WEIGHTS[terms::TEMPO].0
+        );
+        let w = Chess::from_fen("4k3/8/8/8/8/8/4P3/4KQ2 w - - 0 1").unwrap();
+        let b = Chess::from_fen("4kq2/4p3/8/8/8/8/8/4K3 b - - 0 1").unwrap();
+        assert_eq!(e.white_score(&w), -e.white_score(&b));
+        assert!(e.white_score(&w) > 900);
+    }
+
+    fn mv(pos: &Chess, text: &str) -> Move {
+        use menagerie_core::Position;
+        pos.parse_move(text).unwrap()
+    }
+
+    #[test]
+    fn static_exchange_counts_defenders_and_x_rays() {
+        // Rook takes a pawn defended by a pawn: loses the Rook for the pawn.
+        let p = Chess::from_fen("4k3/8/2p5/3p4/8/8/8/3RK3 w - - 0 1").unwrap();
+        assert_eq!(see(&p, mv(&p, "d1d5")), 100 - 500);
+        // Pawn takes a Knight defended by a pawn: wins a Knight for a pawn.
+        let p = Chess::from_fen("4k3/8/2p5/3n4/4P3/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(see(&p, mv(&p, "e4d5")), 320 - 100);
+        // An undefended pawn taken by the Rook; the doubled Rook behind it is an x-ray.
+        let p = Chess::from_fen("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1").unwrap();
+        assert_eq!(see(&p, mv(&p, "d2d5")), 100);
+        // A Queen that takes a defended pawn loses.
+        let p = Chess::from_fen("4k3/4p3/3p4/8/8/8/8/3QK3 w - - 0 1").unwrap();
+        assert_eq!(see(&p, mv(&p, "d1d6")), 100 - 900);
+        let e = ChessEval;
+        assert!(e.loses_exchange(&p, mv(&p, "d1d6")));
+        // The King may not take back while a Rook stands behind the Queen.
+        let p = Chess::from_fen("4k3/4p3/8/8/8/8/4Q3/4RK2 w - - 0 1").unwrap();
+        assert_eq!(see(&p, mv(&p, "e2e7")), 100);
+        let p = Chess::from_fen("4k3/4p3/8/8/8/8/4Q3/5K2 w - - 0 1").unwrap();
+        assert_eq!(see(&p, mv(&p, "e2e7")), 100 - 900);
+    }
+}

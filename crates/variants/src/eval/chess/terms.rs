@@ -1,0 +1,328 @@
+//! The terms of the chess evaluation: each is a count of a feature on the board (White's
+//! count minus Black's) times a weight from [`super::weights::WEIGHTS`]. Writing the
+//! evaluation once over a [`Sink`] lets the engine sum the weights and the tuner read the
+//! counts, so the two can never disagree.
+
+use super::weights::WEIGHTS;
+use menagerie_chess::attacks::tables;
+use menagerie_chess::{Chess, Role};
+use menagerie_core::Color;
+
+/// A weight: (middlegame, endgame) in centipawns.
+pub type S = (i32, i32);
+
+/// Material by role P N B R Q K.
+pub const MATERIAL: usize = 0;
+/// Piece-square bonus by role and square (from White's side, rank 8 first: `sq ^ 56`).
+pub const PST: usize = MATERIAL + 6;
+/// A passed pawn, by ranks advanced.
+pub const PASSED: usize = PST + 6 * 64;
+/// A pawn with another of its side on its file.
+pub const DOUBLED: usize = PASSED + 8;
+/// A pawn with none of its side on the files beside it.
+pub const ISOLATED: usize = DOUBLED + 1;
+/// A pawn defended by a pawn or with one beside it on its rank, by ranks advanced.
+pub const CONNECTED: usize = ISOLATED + 1;
+/// A passed pawn whose next square is occupied, by ranks advanced.
+pub const PASSED_BLOCKED: usize = CONNECTED + 8;
+/// Per square of distance from the own King to a passed pawn's next square, by ranks advanced.
+pub const PASSED_OWN_KING: usize = PASSED_BLOCKED + 8;
+/// Per square of distance from the enemy King to a passed pawn's next square, by ranks advanced.
+pub const PASSED_THEIR_KING: usize = PASSED_OWN_KING + 8;
+/// Knight mobility by safe squares reached (0..=8).
+pub const MOBILITY_KNIGHT: usize = PASSED_THEIR_KING + 8;
+/// Bishop mobility by safe squares reached (0..=13).
+pub const MOBILITY_BISHOP: usize = MOBILITY_KNIGHT + 9;
+/// Rook mobility by safe squares reached (0..=14).
+pub const MOBILITY_ROOK: usize = MOBILITY_BISHOP + 14;
+/// Queen mobility by safe squares reached (0..=27).
+pub const MOBILITY_QUEEN: usize = MOBILITY_ROOK + 15;
+/// A Rook on a file without pawns.
+pub const ROOK_OPEN: usize = MOBILITY_QUEEN + 28;
+/// A Rook on a file without pawns of its side.
+pub const ROOK_SEMI_OPEN: usize = ROOK_OPEN + 1;
+/// Own pawns (0..=3) in front of the King, one or two ranks ahead.
+pub const SHIELD: usize = ROOK_SEMI_OPEN + 1;
+/// Both Bishops.
+pub const BISHOP_PAIR: usize = SHIELD + 4;
+/// Attacks on the enemy King's zone by weight (two attackers and a Queen at least).
+pub const KING_DANGER: usize = BISHOP_PAIR + 1;
+/// An enemy piece (not a pawn or King) attacked by a pawn.
+pub const THREAT_BY_PAWN: usize = KING_DANGER + 16;
+/// An enemy piece attacked by a Knight or Bishop, by its role.
+pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1;
+/// An enemy piece attacked by a Rook, by its role.
+pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 6;
+/// An enemy piece (not the King) attacked and not defended.
+pub const HANGING: usize = THREAT_BY_ROOK + 6;
+/// The side to move.
+pub const TEMPO: usize = HANGING + 1;
+/// How many weights there are.
+pub const COUNT: usize = TEMPO + 1;
+
+/// Each group of weights: its name, its first index and its length (the weights file and
+/// the tuner's report follow this order).
+pub const LAYOUT: [(&str, usize, usize); 24] = [
+    ("material", MATERIAL, 6),
+    ("pst", PST, 384),
+    ("passed", PASSED, 8),
+    ("doubled", DOUBLED, 1),
+    ("isolated", ISOLATED, 1),
+    ("connected", CONNECTED, 8),
+    ("passed_blocked", PASSED_BLOCKED, 8),
+    ("passed_own_king", PASSED_OWN_KING, 8),
+    ("passed_their_king", PASSED_THEIR_KING, 8),
+    ("mobility_knight", MOBILITY_KNIGHT, 9),
+    ("mobility_bishop", MOBILITY_BISHOP, 14),
+    ("mobility_rook", MOBILITY_ROOK, 15),
+    ("mobility_queen", MOBILITY_QUEEN, 28),
+    ("rook_open", ROOK_OPEN, 1),
+    ("rook_semi_open", ROOK_SEMI_OPEN, 1),
+    ("shield", SHIELD, 4),
+    ("bishop_pair", BISHOP_PAIR, 1),
+    ("king_danger", KING_DANGER, 16),
+    ("threat_by_pawn", THREAT_BY_PAWN, 1),
+    ("threat_by_minor", THREAT_BY_MINOR, 6),
+    ("threat_by_rook", THREAT_BY_ROOK, 6),
+    ("hanging", HANGING, 1),
+    ("tempo", TEMPO, 1),
+    ("end", COUNT, 0),
+];
+
+/// Game phase each piece contributes (24 with all pieces on the board).
+const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+/// Where the terms go: summed with the weights, or counted for the tuner.
+pub trait Sink {
+    /// Adds `count` times the weight `param` (negative counts for Black).
+    fn add(&mut self, param: usize, count: i32);
+}
+
+/// The weighted sum of the terms, middlegame and endgame apart.
+#[derive(Default)]
+pub struct Sum {
+    /// Middlegame score.
+    pub mg: i32,
+    /// Endgame score.
+    pub eg: i32,
+}
+
+impl Sink for Sum {
+    #[inline(always)]
+    fn add(&mut self, param: usize, count: i32) {
+        let (mg, eg) = WEIGHTS[param];
+        self.mg += count * mg;
+        self.eg += count * eg;
+    }
+}
+
+fn bits(mut b: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (b != 0).then(|| {
+            let s = b.trailing_zeros() as usize;
+            b &= b - 1;
+            s
+        })
+    })
+}
+
+/// Squares ahead of `sq` on its file and the two beside it, towards promotion.
+fn front_span(color: Color, sq: usize) -> u64 {
+    let file = sq % 8;
+    let mut files = FILE_A << file;
+    if file > 0 {
+        files |= FILE_A << (file - 1);
+    }
+    if file < 7 {
+        files |= FILE_A << (file + 1);
+    }
+    let rank = sq / 8;
+    let ahead = match color {
+        Color::White if rank < 7 => !0u64 << ((rank + 1) * 8),
+        Color::Black if rank > 0 => !0u64 >> ((8 - rank) * 8),
+        _ => 0,
+    };
+    files & ahead
+}
+
+fn pawn_attacks(color: Color, pawns: u64) -> u64 {
+    let not_a = !FILE_A;
+    let not_h = !(FILE_A << 7);
+    match color {
+        Color::White => ((pawns & not_a) << 7) | ((pawns & not_h) << 9),
+        Color::Black => ((pawns & not_a) >> 9) | ((pawns & not_h) >> 7),
+    }
+}
+
+fn distance(a: usize, b: usize) -> i32 {
+    let files = (a % 8).abs_diff(b % 8);
+    let ranks = (a / 8).abs_diff(b / 8);
+    files.max(ranks) as i32
+}
+
+/// Adds every term of `pos` to `sink` from White's point of view and returns the game
+/// phase (24 with all pieces on the board, fewer as they leave, never more).
+pub fn terms<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
+    let t = tables();
+    let occ = pos.occupied();
+    let mut phase = 0;
+    let all_pawns = pos.pieces(Color::White, Role::Pawn) | pos.pieces(Color::Black, Role::Pawn);
+    let cover = [
+        pawn_attacks(Color::White, pos.pieces(Color::White, Role::Pawn)),
+        pawn_attacks(Color::Black, pos.pieces(Color::Black, Role::Pawn)),
+    ];
+    // Squares each side attacks: by its minor pieces, its Rooks, and by anything.
+    let mut by_minor = [0u64; 2];
+    let mut by_rook = [0u64; 2];
+    let mut by_any = cover;
+    for color in Color::BOTH {
+        let sign = if color == Color::White { 1 } else { -1 };
+        let flip = if color == Color::White { 56 } else { 0 };
+        let us = color.index();
+        let them = color.other();
+        let own = pos.color_pieces(color);
+        let pawns = pos.pieces(color, Role::Pawn);
+        let their_pawns = pos.pieces(them, Role::Pawn);
+        let safe = !own & !cover[them.index()];
+        let own_king = pos.king_square(color);
+        let their_king = pos.king_square(them);
+        let king_zone = t.king[their_king] | 1u64 << their_king;
+        let mut attack_weight = 0;
+        let mut attackers = 0;
+
+        for role in Role::ALL {
+            let r = role as usize;
+            for sq in bits(pos.pieces(color, role)) {
+                phase += PHASE[r];
+                sink.add(MATERIAL + r, sign);
+                sink.add(PST + r * 64 + (sq ^ flip), sign);
+                let (attacks, mobility, zone_weight) = match role {
+                    Role::Pawn => {
+                        let file = FILE_A << (sq % 8);
+                        let adv = if color == Color::White {
+                            sq / 8
+                        } else {
+                            7 - sq / 8
+                        };
+                        if front_span(color, sq) & their_pawns == 0 {
+                            sink.add(PASSED + adv, sign);
+                            let stop = if color == Color::White {
+                                sq + 8
+                            } else {
+                                sq - 8
+                            };
+                            if occ & (1u64 << stop) != 0 {
+                                sink.add(PASSED_BLOCKED + adv, sign);
+                            }
+                            sink.add(PASSED_OWN_KING + adv, sign * distance(own_king, stop));
+                            sink.add(PASSED_THEIR_KING + adv, sign * distance(their_king, stop));
+                        }
+                        if (pawns & file).count_ones() > 1 {
+                            sink.add(DOUBLED, sign);
+                        }
+                        let beside = ((file & !(FILE_A << 7)) << 1) | ((file & !FILE_A) >> 1);
+                        if pawns & beside == 0 {
+                            sink.add(ISOLATED, sign);
+                        }
+                        let rank = 0xFFu64 << (sq / 8 * 8);
+                        if cover[us] & (1u64 << sq) != 0 || pawns & beside & rank != 0 {
+                            sink.add(CONNECTED + adv, sign);
+                        }
+                        continue;
+                    }
+                    Role::Knight => {
+                        let a = t.knight[sq];
+                        by_minor[us] |= a;
+                        (a, MOBILITY_KNIGHT, 2)
+                    }
+                    Role::Bishop => {
+                        let a = t.bishop(sq, occ);
+                        by_minor[us] |= a;
+                        (a, MOBILITY_BISHOP, 2)
+                    }
+                    Role::Rook => {
+                        let file = FILE_A << (sq % 8);
+                        if all_pawns & file == 0 {
+                            sink.add(ROOK_OPEN, sign);
+                        } else if pawns & file == 0 {
+                            sink.add(ROOK_SEMI_OPEN, sign);
+                        }
+                        let a = t.rook(sq, occ);
+                        by_rook[us] |= a;
+                        (a, MOBILITY_ROOK, 3)
+                    }
+                    Role::Queen => (t.queen(sq, occ), MOBILITY_QUEEN, 5),
+                    Role::King => {
+                        by_any[us] |= t.king[sq];
+                        // Pawn shield: own pawns on the three files in front.
+                        let rank = (sq / 8) as i32;
+                        let step = if color == Color::White { 1 } else { -1 };
+                        let near = [rank + step, rank + 2 * step]
+                            .into_iter()
+                            .filter(|r| (0..8).contains(r))
+                            .fold(0u64, |m, r| m | 0xFFu64 << (r * 8));
+                        let shield = front_span(color, sq) & pawns & near;
+                        sink.add(SHIELD + shield.count_ones().min(3) as usize, sign);
+                        continue;
+                    }
+                };
+                by_any[us] |= attacks;
+                sink.add(mobility + (attacks & safe).count_ones() as usize, sign);
+                let hits = (attacks & king_zone).count_ones() as i32;
+                if hits > 0 {
+                    attackers += 1;
+                    attack_weight += zone_weight * hits;
+                }
+            }
+        }
+        if pos.pieces(color, Role::Bishop).count_ones() >= 2 {
+            sink.add(BISHOP_PAIR, sign);
+        }
+        // One attacker is no danger; the weight grows with how many join in.
+        if attackers >= 2 && pos.pieces(color, Role::Queen) != 0 {
+            sink.add(KING_DANGER + (attack_weight as usize / 2).min(15), sign);
+        }
+    }
+    for color in Color::BOTH {
+        let sign = if color == Color::White { 1 } else { -1 };
+        let (us, them) = (color.index(), color.other());
+        let king = pos.pieces(them, Role::King);
+        let targets = pos.color_pieces(them) & !king;
+        let pieces = targets & !pos.pieces(them, Role::Pawn);
+        sink.add(
+            THREAT_BY_PAWN,
+            sign * (cover[us] & pieces).count_ones() as i32,
+        );
+        for role in [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ] {
+            let victims = pos.pieces(them, role);
+            let r = role as usize;
+            sink.add(
+                THREAT_BY_MINOR + r,
+                sign * (by_minor[us] & victims).count_ones() as i32,
+            );
+            sink.add(
+                THREAT_BY_ROOK + r,
+                sign * (by_rook[us] & victims).count_ones() as i32,
+            );
+        }
+        let hanging = by_any[us] & targets & !by_any[them.index()];
+        sink.add(HANGING, sign * hanging.count_ones() as i32);
+    }
+    sink.add(TEMPO, if pos.side() == Color::White { 1 } else { -1 });
+    phase.min(24)
+}
+
+/// The weighted sum of `pos`'s terms, tapered by phase, from White's point of view.
+pub fn white_score(pos: &Chess) -> i32 {
+    let mut s = Sum::default();
+    let phase = terms(pos, &mut s);
+    (s.mg * phase + s.eg * (24 - phase)) / 24
+}
