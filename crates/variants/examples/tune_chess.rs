@@ -1,7 +1,7 @@
 //! Tunes the chess evaluation's weights on scored positions and writes a new `weights.rs`.
 //!
 //! `cargo run --release -p menagerie-variants --example tune_chess -- [--epochs N] [--rate R]
-//! [--out FILE] DATA...`, each DATA file holding lines `FEN;score` (centipawns, side to move's
+//! [--ridge L] [--out FILE] DATA...`, each DATA file holding lines `FEN;score` (centipawns, side to move's
 //! view). Every tenth position is held out to measure the loss on positions not tuned on.
 
 use menagerie_variants::eval::chess::terms::LAYOUT;
@@ -22,6 +22,7 @@ fn main() -> ExitCode {
 fn run() -> Result<(), String> {
     let mut epochs = 400usize;
     let mut rate = 1.0f64;
+    let mut ridge = 0.0f64;
     let mut out = None;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
@@ -37,6 +38,11 @@ fn run() -> Result<(), String> {
                 rate = value("--rate")?
                     .parse()
                     .map_err(|_| "--rate takes a number".to_string())?
+            }
+            "--ridge" => {
+                ridge = value("--ridge")?
+                    .parse()
+                    .map_err(|_| "--ridge takes a number".to_string())?
             }
             "--out" => out = Some(value("--out")?),
             _ => files.push(a),
@@ -73,6 +79,9 @@ fn run() -> Result<(), String> {
         loss(&w, &held)
     );
     let mut adam = Adam::new(rate);
+    if ridge > 0.0 {
+        adam.anchor = Some((start.clone(), ridge));
+    }
     for epoch in 1..=epochs {
         let l = adam.step(&mut w, &train);
         if epoch % 50 == 0 || epoch == epochs {

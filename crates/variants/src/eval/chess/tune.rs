@@ -95,6 +95,9 @@ pub struct Adam {
     t: i32,
     /// The step size in centipawns.
     pub rate: f64,
+    /// The weights a ridge penalty pulls towards, and its strength per squared centipawn
+    /// (rarely seen weights then stay near their start instead of fitting noise).
+    pub anchor: Option<(Vec<[f64; 2]>, f64)>,
 }
 
 impl Adam {
@@ -105,6 +108,7 @@ impl Adam {
             v: vec![[0.0; 2]; COUNT],
             t: 0,
             rate,
+            anchor: None,
         }
     }
 
@@ -127,6 +131,13 @@ impl Adam {
             }
         }
         let count = samples.len().max(1) as f64;
+        if let Some((anchor, ridge)) = &self.anchor {
+            for ((g, wi), a) in grad.iter_mut().zip(w.iter()).zip(anchor) {
+                for k in 0..2 {
+                    g[k] += 2.0 * ridge * (wi[k] - a[k]) * count;
+                }
+            }
+        }
         self.t += 1;
         let (b1, b2) = (0.9f64, 0.999f64);
         for ((wi, g), (m, v)) in w
