@@ -1,7 +1,7 @@
 //! Tunes the chess evaluation's weights on scored positions and writes a new `weights.rs`.
 //!
 //! `cargo run --release -p menagerie-variants --example tune_chess -- [--epochs N] [--rate R]
-//! [--ridge L] [--out FILE] DATA...`, each DATA file holding lines `FEN;score` (centipawns, side to move's
+//! [--ridge L] [--freeze GROUP,...] [--out FILE] DATA...`, each DATA file holding lines `FEN;score` (centipawns, side to move's
 //! view). Every tenth position is held out to measure the loss on positions not tuned on.
 
 use menagerie_variants::eval::chess::terms::LAYOUT;
@@ -23,6 +23,7 @@ fn run() -> Result<(), String> {
     let mut epochs = 400usize;
     let mut rate = 1.0f64;
     let mut ridge = 0.0f64;
+    let mut frozen: Vec<String> = Vec::new();
     let mut out = None;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
@@ -43,6 +44,9 @@ fn run() -> Result<(), String> {
                 ridge = value("--ridge")?
                     .parse()
                     .map_err(|_| "--ridge takes a number".to_string())?
+            }
+            "--freeze" => {
+                frozen.extend(value("--freeze")?.split(',').map(str::to_string))
             }
             "--out" => out = Some(value("--out")?),
             _ => files.push(a),
@@ -79,6 +83,13 @@ fn run() -> Result<(), String> {
         loss(&w, &held)
     );
     let mut adam = Adam::new(rate);
+    for name in &frozen {
+        let &(_, first, len) = LAYOUT
+            .iter()
+            .find(|l| l.0 == name)
+            .ok_or(format!("--freeze: there is no group of weights named {name:?}"))?;
+        adam.frozen[first..first + len].fill(true);
+    }
     if ridge > 0.0 {
         adam.anchor = Some((start.clone(), ridge));
     }

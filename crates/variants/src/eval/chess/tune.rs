@@ -98,6 +98,8 @@ pub struct Adam {
     /// The weights a ridge penalty pulls towards, and its strength per squared centipawn
     /// (rarely seen weights then stay near their start instead of fitting noise).
     pub anchor: Option<(Vec<[f64; 2]>, f64)>,
+    /// Weights that keep their value (by index).
+    pub frozen: Vec<bool>,
 }
 
 impl Adam {
@@ -109,6 +111,7 @@ impl Adam {
             t: 0,
             rate,
             anchor: None,
+            frozen: vec![false; COUNT],
         }
     }
 
@@ -140,11 +143,15 @@ impl Adam {
         }
         self.t += 1;
         let (b1, b2) = (0.9f64, 0.999f64);
-        for ((wi, g), (m, v)) in w
+        for (((wi, g), (m, v)), &frozen) in w
             .iter_mut()
             .zip(&grad)
             .zip(self.m.iter_mut().zip(self.v.iter_mut()))
+            .zip(&self.frozen)
         {
+            if frozen {
+                continue;
+            }
             for k in 0..2 {
                 let g = g[k] / count;
                 m[k] = b1 * m[k] + (1.0 - b1) * g;
