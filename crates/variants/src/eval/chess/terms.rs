@@ -55,14 +55,27 @@ pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1;
 pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 6;
 /// An enemy piece (not the King) attacked and not defended.
 pub const HANGING: usize = THREAT_BY_ROOK + 6;
+/// Files (0..=3) at and beside the King without a pawn of its side.
+pub const KING_BARE_FILES: usize = HANGING + 1;
+/// Enemy pawns (0..=3) up to three ranks in front of the King on its and the beside files.
+pub const PAWN_STORM: usize = KING_BARE_FILES + 4;
+/// A Knight or Bishop (by role) in the enemy half, defended by a pawn, that no enemy pawn
+/// can attack.
+pub const OUTPOST: usize = PAWN_STORM + 4;
+/// A passed pawn whose way to promotion is empty and not attacked, by ranks advanced.
+pub const PASSED_FREE: usize = OUTPOST + 2;
+/// A Knight or Bishop right behind a pawn of its side.
+pub const MINOR_BEHIND_PAWN: usize = PASSED_FREE + 8;
+/// Per own pawn on the squares of a Bishop's colour.
+pub const BISHOP_PAWNS: usize = MINOR_BEHIND_PAWN + 1;
 /// The side to move.
-pub const TEMPO: usize = HANGING + 1;
+pub const TEMPO: usize = BISHOP_PAWNS + 1;
 /// How many weights there are.
 pub const COUNT: usize = TEMPO + 1;
 
 /// Each group of weights: its name, its first index and its length (the weights file and
 /// the tuner's report follow this order).
-pub const LAYOUT: [(&str, usize, usize); 24] = [
+pub const LAYOUT: [(&str, usize, usize); 30] = [
     ("material", MATERIAL, 6),
     ("pst", PST, 384),
     ("passed", PASSED, 8),
@@ -85,6 +98,12 @@ pub const LAYOUT: [(&str, usize, usize); 24] = [
     ("threat_by_minor", THREAT_BY_MINOR, 6),
     ("threat_by_rook", THREAT_BY_ROOK, 6),
     ("hanging", HANGING, 1),
+    ("king_bare_files", KING_BARE_FILES, 4),
+    ("pawn_storm", PAWN_STORM, 4),
+    ("outpost", OUTPOST, 2),
+    ("passed_free", PASSED_FREE, 8),
+    ("minor_behind_pawn", MINOR_BEHIND_PAWN, 1),
+    ("bishop_pawns", BISHOP_PAWNS, 1),
     ("tempo", TEMPO, 1),
     ("end", COUNT, 0),
 ];
@@ -162,6 +181,43 @@ fn distance(a: usize, b: usize) -> i32 {
     files.max(ranks) as i32
 }
 
+/// The outpost and behind-a-pawn terms of a Knight (`which` 0) or Bishop (1) on `sq`.
+fn minor_terms<K: Sink>(
+    sink: &mut K,
+    color: Color,
+    sq: usize,
+    which: usize,
+    pawns: u64,
+    cover: &[u64; 2],
+    their_pawns: u64,
+) {
+    let sign = if color == Color::White { 1 } else { -1 };
+    let rank = sq / 8;
+    let enemy_half = if color == Color::White {
+        rank >= 4
+    } else {
+        rank <= 3
+    };
+    // An enemy pawn on a file beside, further back than this square, could still come to
+    // attack it.
+    let file = FILE_A << (sq % 8);
+    let beside = ((file & !(FILE_A << 7)) << 1) | ((file & !FILE_A) >> 1);
+    if enemy_half
+        && cover[color.index()] & (1u64 << sq) != 0
+        && front_span(color, sq) & beside & their_pawns == 0
+    {
+        sink.add(OUTPOST + which, sign);
+    }
+    let ahead = if color == Color::White {
+        sq + 8
+    } else {
+        sq.wrapping_sub(8)
+    };
+    if ahead < 64 && pawns & (1u64 << ahead) != 0 {
+        sink.add(MINOR_BEHIND_PAWN, sign);
+    }
+}
+
 /// Adds every term of `pos` to `sink` from White's point of view and returns the game
 /// phase (24 with all pieces on the board, fewer as they leave, never more).
 pub fn terms<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
@@ -233,11 +289,20 @@ pub fn terms<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
                         continue;
                     }
                     Role::Knight => {
+                        minor_terms(sink, color, sq, 0, pawns, &cover, their_pawns);
                         let a = t.knight[sq];
                         by_minor[us] |= a;
                         (a, MOBILITY_KNIGHT, 2)
                     }
                     Role::Bishop => {
+                        minor_terms(sink, color, sq, 1, pawns, &cover, their_pawns);
+                        let light = 0x55AA_55AA_55AA_55AAu64;
+                        let same = if light & (1u64 << sq) != 0 {
+                            light
+                        } else {
+                            !light
+                        };
+                        sink.add(BISHOP_PAWNS, sign * (pawns & same).count_ones() as i32);
                         let a = t.bishop(sq, occ);
                         by_minor[us] |= a;
                         (a, MOBILITY_BISHOP, 2)
@@ -265,6 +330,17 @@ pub fn terms<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
                             .fold(0u64, |m, r| m | 0xFFu64 << (r * 8));
                         let shield = front_span(color, sq) & pawns & near;
                         sink.add(SHIELD + shield.count_ones().min(3) as usize, sign);
+                        let king_file = sq % 8;
+                        let bare = (king_file.saturating_sub(1)..=(king_file + 1).min(7))
+                            .filter(|&f| pawns & (FILE_A << f) == 0)
+                            .count();
+                        sink.add(KING_BARE_FILES + bare.min(3), sign);
+                        let near3 = [rank + step, rank + 2 * step, rank + 3 * step]
+                            .into_iter()
+                            .filter(|r| (0..8).contains(r))
+                            .fold(0u64, |m, r| m | 0xFFu64 << (r * 8));
+                        let storm = front_span(color, sq) & their_pawns & near3;
+                        sink.add(PAWN_STORM + storm.count_ones().min(3) as usize, sign);
                         continue;
                     }
                 };
@@ -315,6 +391,21 @@ pub fn terms<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
         }
         let hanging = by_any[us] & targets & !by_any[them.index()];
         sink.add(HANGING, sign * hanging.count_ones() as i32);
+        let their_pawns = pos.pieces(them, Role::Pawn);
+        for sq in bits(pos.pieces(color, Role::Pawn)) {
+            if front_span(color, sq) & their_pawns != 0 {
+                continue;
+            }
+            let way = front_span(color, sq) & (FILE_A << (sq % 8));
+            if way & (occ | by_any[them.index()]) == 0 {
+                let adv = if color == Color::White {
+                    sq / 8
+                } else {
+                    7 - sq / 8
+                };
+                sink.add(PASSED_FREE + adv, sign);
+            }
+        }
     }
     sink.add(TEMPO, if pos.side() == Color::White { 1 } else { -1 });
     phase.min(24)
