@@ -1140,11 +1140,15 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     }
 
     /// Whether to start no further iteration: a limit is reached, or half the time is
-    /// spent (the next iteration would not finish).
+    /// spent and the next iteration would not finish. A game whose unfinished iterations
+    /// still choose the move (those with an aspiration window: a root move that beats the
+    /// last best is played) searches to the end of its time instead, as Stockfish does
+    /// with `go movetime` (docs/engine.md, 2026-11-26).
     fn out_of_budget_between(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
             || self.nodes >= self.node_limit
-            || self.half_time.is_some_and(|t| Instant::now() >= t)
+            || (self.eval.aspiration_window().is_none()
+                && self.half_time.is_some_and(|t| Instant::now() >= t))
     }
 
     /// Counts a node and says whether the search must stop: the node limit and the stop
