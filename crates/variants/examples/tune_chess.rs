@@ -45,9 +45,7 @@ fn run() -> Result<(), String> {
                     .parse()
                     .map_err(|_| "--ridge takes a number".to_string())?
             }
-            "--freeze" => {
-                frozen.extend(value("--freeze")?.split(',').map(str::to_string))
-            }
+            "--freeze" => frozen.extend(value("--freeze")?.split(',').map(str::to_string)),
             "--out" => out = Some(value("--out")?),
             _ => files.push(a),
         }
@@ -84,10 +82,9 @@ fn run() -> Result<(), String> {
     );
     let mut adam = Adam::new(rate);
     for name in &frozen {
-        let &(_, first, len) = LAYOUT
-            .iter()
-            .find(|l| l.0 == name)
-            .ok_or(format!("--freeze: there is no group of weights named {name:?}"))?;
+        let &(_, first, len) = LAYOUT.iter().find(|l| l.0 == name).ok_or(format!(
+            "--freeze: there is no group of weights named {name:?}"
+        ))?;
         adam.frozen[first..first + len].fill(true);
     }
     if ridge > 0.0 {
