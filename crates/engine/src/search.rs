@@ -1471,25 +1471,32 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 .max_by_key(|&k| scored[k].score)
                 .unwrap_or(i);
             scored.swap(i, j);
-            if scored[i].slot == NO_SLOT {
-                scored[i].slot = history_slot(side, &scored[i].mv);
+            let Ordered { mv, noisy, .. } = scored[i];
+            // The first move is always searched, and nothing is skipped while every move so
+            // far loses by force (a later one may escape).
+            let may_prune = prune_quiets
+                && i > 0
+                && best > -WIN_BOUND
+                && ((depth <= LMP_DEPTH && quiets_tried >= lmp_limit) || futile);
+            // A quiet move that is pruned unless it gives check, and that the position says
+            // cannot give check, is skipped without being played: the same decision as
+            // below, without the copy, the move, its key and the check test.
+            if may_prune && !noisy && !pos.may_give_check(mv) {
+                // Marked as never searched: no history malus for it.
+                scored[i].score = i32::MIN;
+                continue;
             }
-            let Ordered {
-                mv, noisy, slot, ..
-            } = scored[i];
+            if scored[i].slot == NO_SLOT {
+                scored[i].slot = history_slot(side, &mv);
+            }
+            let slot = scored[i].slot;
             let mut child = pos.clone();
             child.play(mv);
             self.path.push(child.key());
             self.prev_slot[ply + 1] = Some(slot);
             let gives_check = child.is_check();
             if !noisy && !gives_check {
-                // The first move is always searched, and nothing is skipped while every
-                // move so far loses by force (a later one may escape).
-                if prune_quiets
-                    && i > 0
-                    && best > -WIN_BOUND
-                    && ((depth <= LMP_DEPTH && quiets_tried >= lmp_limit) || futile)
-                {
+                if may_prune {
                     // Marked as never searched: no history malus for it.
                     scored[i].score = i32::MIN;
                     self.path.pop();
