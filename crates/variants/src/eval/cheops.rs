@@ -115,39 +115,33 @@ impl CheopsEval {
                     cache.len() - 1
                 }
             };
-            self.score_with(&cache[i], pos)
+            self.score_with(&mut cache[i], pos)
         })
     }
 
     /// [`Self::white_score`] with the tables of this evaluation and piece table.
     #[inline]
-    fn score_with(&self, prep: &Prepared, pos: &CheopsPosition) -> i32 {
+    fn score_with(&self, prep: &mut Prepared, pos: &CheopsPosition) -> i32 {
         let rules = pos.rules();
         let n = rules.n;
         let geo = prep.geo;
         let cells = pos.cells();
         // The terms read per square, White's minus Black's, with the material alone in the
-        // high half (see `Prepared::psq`).
-        let mut packed = 0i64;
+        // high half (see `Prepared::psq`), and the squares of the Kings and Masters: from
+        // the board evaluated last, corrected on the squares that differ (the search
+        // evaluates positions a few moves apart, one after the other).
+        let (packed, specials) = prep.last.update(cells, &prep.psq, prep.special);
         // The rest, White's minus Black's, kept in a register.
         let mut score = 0i32;
         let mut kings = [usize::MAX; 2];
         let occ = pos.occupied();
-        let psq = &*prep.psq;
-        // The pieces only, in square order (the board is mostly empty), a word at a time:
-        // material, Pawns and centralisation are one table entry per piece, and only Kings
-        // and Masters need more.
-        for (w, &word) in occ.0.iter().enumerate() {
+        // Only Kings and Masters need more than their table entry, in square order.
+        for (w, &word) in specials.0.iter().enumerate() {
             let mut word = word;
             while word != 0 {
                 let s = w * 64 + word.trailing_zeros() as usize;
                 word &= word - 1;
-                // Both indices are in range by construction (no bounds test in the loop).
                 let c = usize::from(cells[s.min(MAX_SQUARES - 1)] & 31);
-                packed += psq[(c << 8 | s) & (PSQ_LEN - 1)];
-                if prep.special >> c & 1 == 0 {
-                    continue;
-                }
                 match prep.kind[c] {
                     KIND_KING => kings[usize::from(prep.side[c])] = s,
                     _ => {
@@ -214,6 +208,80 @@ impl CheopsEval {
     }
 }
 
+/// The board a thread evaluated last with one [`Prepared`]'s tables, with the sums read
+/// from it: a position's sums are those of the last board, corrected square by square
+/// where the two differ (exact: integer sums).
+struct LastBoard {
+    /// The cells of the board evaluated last (all empty at first).
+    cells: [u8; MAX_SQUARES],
+    /// Its sum of [`Prepared::psq`] entries over the pieces.
+    packed: i64,
+    /// Its squares holding a code of [`Prepared::special`].
+    specials: Bits,
+}
+
+impl LastBoard {
+    fn new() -> Self {
+        LastBoard {
+            cells: [0; MAX_SQUARES],
+            packed: 0,
+            specials: Bits::EMPTY,
+        }
+    }
+
+    /// Makes `cells` the board evaluated last; returns its sum of table entries and its
+    /// squares holding special codes. Compares eight squares at a time.
+    #[inline]
+    fn update(
+        &mut self,
+        cells: &[u8; MAX_SQUARES],
+        psq: &[i64; PSQ_LEN],
+        special: u32,
+    ) -> (i64, Bits) {
+        let mut packed = self.packed;
+        let mut specials = self.specials;
+        let mut change = |s: usize, old: u8, new: u8| {
+            let (old, new) = (usize::from(old & 31), usize::from(new & 31));
+            packed += psq[(new << 8 | s) & (PSQ_LEN - 1)] - psq[(old << 8 | s) & (PSQ_LEN - 1)];
+            if special >> new & 1 != 0 {
+                specials.set(Square(s as u16));
+            } else {
+                specials.clear(Square(s as u16));
+            }
+        };
+        let mut start = 0;
+        while start + 8 <= MAX_SQUARES {
+            let (mut a, mut b) = ([0u8; 8], [0u8; 8]);
+            a.copy_from_slice(&cells[start..start + 8]);
+            b.copy_from_slice(&self.cells[start..start + 8]);
+            let mut diff = u64::from_le_bytes(a) ^ u64::from_le_bytes(b);
+            while diff != 0 {
+                let byte = diff.trailing_zeros() as usize / 8;
+                diff &= !(0xff << (8 * byte));
+                change(start + byte, b[byte], a[byte]);
+            }
+            if a != b {
+                self.cells[start..start + 8].copy_from_slice(&a);
+            }
+            start += 8;
+        }
+        for (s, (&new, old)) in cells
+            .iter()
+            .zip(self.cells.iter_mut())
+            .enumerate()
+            .skip(start)
+        {
+            if new != *old {
+                change(s, *old, new);
+                *old = new;
+            }
+        }
+        self.packed = packed;
+        self.specials = specials;
+        (packed, specials)
+    }
+}
+
 /// Entries of [`Prepared::psq`]: 32 cell codes by 256 squares (more than any board).
 const PSQ_LEN: usize = 32 * 256;
 
@@ -251,6 +319,8 @@ struct Prepared {
     psq: Box<[i64; PSQ_LEN]>,
     /// Bit `code` set for the codes that need more than their table entry (Kings, Masters).
     special: u32,
+    /// The board this thread evaluated last with these tables, and its sums.
+    last: Box<LastBoard>,
     /// `KIND_*` by cell code.
     kind: [u8; 32],
     /// 0 White, 1 Black by cell code (from the letter's case).
@@ -297,6 +367,7 @@ impl Prepared {
             geo,
             psq: Box::new([0; PSQ_LEN]),
             special: 0,
+            last: Box::new(LastBoard::new()),
             kind: [KIND_PLAIN; 32],
             side: [0; 32],
             threat: [[0; 32]; 2],
@@ -607,6 +678,45 @@ mod tests {
             }
         }
         assert!(compared > 2000, "{compared}");
+    }
+
+    /// A score does not depend on the board evaluated before it (the sums are carried from
+    /// it, `LastBoard`): positions of random games of both styles, evaluated in a shuffled
+    /// order, styles mixed, score as the scanning code says.
+    #[test]
+    fn scores_do_not_depend_on_the_board_before() {
+        let e = CheopsEval {
+            mop_up: 0,
+            ..CheopsEval::default()
+        };
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut positions = Vec::new();
+        for style in [Style::Common, Style::Imperial] {
+            for _ in 0..6 {
+                let mut pos = CheopsPosition::start(style);
+                for _ in 0..100 {
+                    positions.push(pos.clone());
+                    let moves = pos.moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.play(moves[(next() % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        for i in (1..positions.len()).rev() {
+            positions.swap(i, (next() % (i as u64 + 1)) as usize);
+        }
+        for pos in &positions {
+            assert_eq!(e.white_score(pos), by_scanning(&e, pos), "{}", pos.fen());
+        }
+        assert_eq!(positions.len(), 1200);
     }
 
     /// The prepared tables follow the public weights: a weight changed between two calls
