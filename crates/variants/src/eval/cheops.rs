@@ -134,7 +134,6 @@ impl CheopsEval {
         // The rest, White's minus Black's, kept in a register.
         let mut score = 0i32;
         let mut kings = [usize::MAX; 2];
-        let occ = pos.occupied();
         // Only Kings and Masters need more than their table entry, in square order.
         for (w, &word) in specials.0.iter().enumerate() {
             let mut word = word;
@@ -146,17 +145,24 @@ impl CheopsEval {
                     KIND_KING => kings[usize::from(prep.side[c])] = s,
                     _ => {
                         // A Master: a capture over exactly one screen, the first piece
-                        // beyond the screen, found on the occupied squares of each ray.
+                        // beyond the screen: the second piece met walking each ray (pieces
+                        // stand a few squares apart, fewer steps than bit-set look-ups).
                         let threat = &prep.threat[usize::from(prep.side[c])];
-                        for (d, ray) in geo.rays[s].iter().enumerate() {
-                            let nearest = |b: Bits| if d % 2 == 0 { b.first() } else { b.last() };
-                            let Some(screen) = nearest(*ray & occ) else {
-                                continue;
-                            };
-                            let Some(t) = nearest(geo.rays[screen.index()][d] & occ) else {
-                                continue;
-                            };
-                            score += threat[usize::from(cells[t.index()] & 31)];
+                        let steps = [1, -1, n as isize, -(n as isize)];
+                        for (&len, step) in geo.ray_len[s].iter().zip(steps) {
+                            let mut q = s as isize;
+                            let mut met = 0;
+                            for _ in 0..len {
+                                q += step;
+                                let code = cells[(q as usize).min(MAX_SQUARES - 1)];
+                                if code != 0 {
+                                    met += 1;
+                                    if met == 2 {
+                                        score += threat[usize::from(code & 31)];
+                                        break;
+                                    }
+                                }
+                            }
                         }
                     }
                 }
@@ -417,12 +423,13 @@ impl Prepared {
     }
 }
 
-/// Square tables of one board size, built once: the four rook rays from each square to the
-/// edge (right, left, up, down: the even ones run to higher squares), the squares within
+/// Square tables of one board size, built once: the lengths of the four rook rays from each
+/// square to the edge (right, left, up, down), the squares within
 /// two steps of each and the eight next to it, and each square's centrality (`centre -
 /// distance to the centre`, in King steps).
 struct Tables {
-    rays: Vec<[Bits; 4]>,
+    /// The squares on each of the four rays (right, left, up, down) to the edge.
+    ray_len: Vec<[u8; 4]>,
     zone: Vec<Bits>,
     ring: Vec<Bits>,
     centrality: Vec<i32>,
@@ -434,7 +441,7 @@ impl Tables {
         let on = |x: i32, y: i32| (0..ni).contains(&x) && (0..ni).contains(&y);
         let at = |x: i32, y: i32| Square((y * ni + x) as u16);
         let mut t = Tables {
-            rays: Vec::with_capacity(n * n),
+            ray_len: Vec::with_capacity(n * n),
             zone: Vec::with_capacity(n * n),
             ring: Vec::with_capacity(n * n),
             centrality: Vec::with_capacity(n * n),
@@ -442,17 +449,14 @@ impl Tables {
         let centre = ni / 2;
         for s in 0..n * n {
             let (f, r) = ((s % n) as i32, (s / n) as i32);
-            let rays = [(1, 0), (-1, 0), (0, 1), (0, -1)].map(|(df, dr)| {
-                let mut ray = Bits::EMPTY;
-                let (mut x, mut y) = (f + df, r + dr);
-                while on(x, y) {
-                    ray.set(at(x, y));
-                    x += df;
-                    y += dr;
-                }
-                ray
-            });
-            t.rays.push(rays);
+            t.ray_len
+                .push([(1, 0), (-1, 0), (0, 1), (0, -1)].map(|(df, dr)| {
+                    let (mut x, mut y, mut len) = (f + df, r + dr, 0);
+                    while on(x, y) {
+                        (x, y, len) = (x + df, y + dr, len + 1);
+                    }
+                    len
+                }));
             let (mut zone, mut ring) = (Bits::EMPTY, Bits::EMPTY);
             for dr in -2..=2i32 {
                 for df in -2..=2i32 {
