@@ -4,7 +4,7 @@
 
 use crate::pieces::class;
 use crate::position::{cell_color, cell_role, sqb, CheopsMove, CheopsPosition, TurnKind, NONE};
-use crate::rules::{Bits, Rules, Style};
+use crate::rules::{Bits, Rules, Style, HOP_CAPTURES, RAY_CAPTURES};
 use menagerie_core::{BitBoard, Color};
 
 impl CheopsPosition {
@@ -16,10 +16,15 @@ impl CheopsPosition {
     }
 
     /// [`Self::attacks`] as if the square `gap` were empty (a King stepping off it).
+    #[inline]
     pub(crate) fn attacks_past(&self, s: usize, c: u8, t: usize, gap: usize) -> bool {
+        self.attacks_as(s, self.move_role(s, c), cell_color(c), t, gap)
+    }
+
+    /// [`Self::attacks_past`] for a piece of `role` and `color` on `s` (which may stand
+    /// elsewhere now: a move's piece judged from its landing square).
+    fn attacks_as(&self, s: usize, role: usize, color: Color, t: usize, gap: usize) -> bool {
         let r: &Rules = &self.rules;
-        let role = self.move_role(s, c);
-        let color = cell_color(c);
         let passes = r.is(role, class::PASSES_CASTLES);
         let dx = (r.file[t] - r.file[s]) as i32;
         let dy = (r.rank[t] - r.rank[s]) as i32;
@@ -253,6 +258,100 @@ impl CheopsPosition {
             .any(|&mates| mates & mine == mates && !mates.has(sqb(from)))
     }
 
+    /// Whether playing `mv` may leave the opponent's King attacked: `false` only when it
+    /// certainly does not (the search then skips a pruned quiet move without playing it).
+    ///
+    /// Only an ordinary move without promotion is judged; every other turn may. Inside the
+    /// Castles' blocks, or completing a foundation, a move can change who is active and
+    /// which squares are closed, so it may. Otherwise the Castle rules, the active pieces
+    /// and the Deputies' roles stay as they are, and the move changes the board only by
+    /// emptying `from` and filling `to`, so a check after it comes from one of:
+    /// * the moved piece, attacking the King from `to` with `from` empty;
+    /// * a capturing rider whose line to the King passes `from` (emptied): it stands among
+    ///   the first two pieces beyond `from` on that line (a plain rider first, a hopper
+    ///   over at most one screen);
+    /// * a capturing hopper whose line passes `to` (its new screen): among the first two
+    ///   pieces beyond `to` (the other one can only be the moved piece, gone from `from`).
+    pub(crate) fn may_give_check(&self, mv: &CheopsMove) -> bool {
+        if mv.kind != TurnKind::Move || mv.promo != NONE {
+            return true;
+        }
+        let r: &Rules = &self.rules;
+        let me = self.turn;
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        let king = self.kings[me.other().index()] as usize;
+        if to == king {
+            return true;
+        }
+        if self.ncastles > 0 {
+            let mut blocks = Bits::EMPTY;
+            for c in self.castles() {
+                blocks |= r.block[c.chair as usize];
+            }
+            if blocks.has(sqb(from)) || blocks.has(sqb(to)) {
+                return true;
+            }
+        }
+        if self.may_form_castle(mv) {
+            return true;
+        }
+        let c = self.board[from];
+        let role = self.move_role(from, c);
+        let len = r.n * r.n;
+        if r.reach[me.index()][role * len + king].has(sqb(to))
+            && self.attacks_as(to, role, me, king, from)
+        {
+            return true;
+        }
+        (r.rider_between[me.index()][king].has(sqb(from)) && self.ray_gives(from, king, false))
+            || (r.hopper_between[me.index()][king].has(sqb(to)) && self.ray_gives(to, king, true))
+    }
+
+    /// Whether one of the first two pieces beyond `q` on the line from `t` through `q` is
+    /// the side to move's capturing rider ([`Self::may_give_check`]): the first may be a
+    /// plain rider (unless `hoppers_only`) or a hopper, the second only a hopper.
+    fn ray_gives(&self, q: usize, t: usize, hoppers_only: bool) -> bool {
+        let r: &Rules = &self.rules;
+        let (dx, dy) = (
+            i32::from(r.file[q] - r.file[t]),
+            i32::from(r.rank[q] - r.rank[t]),
+        );
+        let g = gcd(dx.unsigned_abs(), dy.unsigned_abs()) as i32;
+        if g == 0 {
+            return true;
+        }
+        let (sx, sy) = (dx / g, dy / g);
+        let (mut f, mut rk) = (i32::from(r.file[q]), i32::from(r.rank[q]));
+        let me = self.turn;
+        let mut seen = 0;
+        loop {
+            f += sx;
+            rk += sy;
+            let Some(p) = r.sq(f, rk) else {
+                return false;
+            };
+            let c = self.board[p];
+            if c == 0 {
+                continue;
+            }
+            if cell_color(c) == me {
+                let kinds = r.ray_captures[self.move_role(p, c)];
+                let wanted = if hoppers_only || seen > 0 {
+                    HOP_CAPTURES
+                } else {
+                    RAY_CAPTURES
+                };
+                if kinds & wanted != 0 {
+                    return true;
+                }
+            }
+            seen += 1;
+            if seen == 2 {
+                return false;
+            }
+        }
+    }
+
     /// Whether `side`'s King is attacked.
     #[inline]
     pub(crate) fn in_check(&self, side: Color) -> bool {
@@ -295,4 +394,12 @@ fn steps_along(dx: i32, dy: i32, ox: i32, oy: i32) -> Option<i32> {
         dy / oy
     };
     (k >= 1 && k * ox == dx && k * oy == dy).then_some(k)
+}
+
+/// The greatest common divisor (0 when both are 0).
+fn gcd(mut a: u32, mut b: u32) -> u32 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }

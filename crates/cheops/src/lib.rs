@@ -312,6 +312,10 @@ impl Position for CheopsPosition {
     fn is_check(&self) -> bool {
         self.in_check(self.turn)
     }
+    #[inline]
+    fn may_give_check(&self, mv: CheopsMove) -> bool {
+        CheopsPosition::may_give_check(self, &mv)
+    }
     fn outcome(&self) -> Option<Outcome> {
         if self.draw_accepted {
             return Some(Outcome::draw(Termination::Repetition));

@@ -161,7 +161,22 @@ pub struct Rules {
     pub rides: [bool; ROLE_COUNT],
     /// The squares of each colour's last rank (where its Pawns promote).
     pub last_rank_squares: [Bits; 2],
+    /// Per role, [`RAY_CAPTURES`] and [`HOP_CAPTURES`]: whether some component captures
+    /// riding, or hopping (what can give a discovered check).
+    pub ray_captures: [u8; ROLE_COUNT],
+    /// `rider_between[color][t]`: every square strictly between `t` and a square from which
+    /// a capturing rider of `color` (any role) could reach `t` along its line: the squares
+    /// whose emptying can open a line onto `t` (blockers ignored).
+    pub rider_between: [Vec<Bits>; 2],
+    /// [`Self::rider_between`] for the capturing hoppers only: the squares whose filling
+    /// can give one its screen.
+    pub hopper_between: [Vec<Bits>; 2],
 }
+
+/// [`Rules::ray_captures`]: a component captures riding (a hopper's included).
+pub const RAY_CAPTURES: u8 = 1;
+/// [`Rules::ray_captures`]: a component captures hopping over a screen.
+pub const HOP_CAPTURES: u8 = 2;
 
 impl Rules {
     /// Compiles `table` for `style`.
@@ -238,6 +253,13 @@ impl Rules {
         for (role, sides) in comps.iter().enumerate() {
             rides[role] = sides.iter().flatten().any(|c| c.rider);
         }
+        let mut ray_captures = [0u8; ROLE_COUNT];
+        for (role, sides) in comps.iter().enumerate() {
+            for c in sides.iter().flatten().filter(|c| c.captures && c.rider) {
+                ray_captures[role] |= RAY_CAPTURES | if c.hopper { HOP_CAPTURES } else { 0 };
+            }
+        }
+        let (rider_between, hopper_between) = between_tables(&comps, n);
         let mut last_rank_squares = [Bits::EMPTY; 2];
         for (s, &rk) in rank.iter().enumerate() {
             if rk == n as i8 - 1 {
@@ -328,6 +350,9 @@ impl Rules {
             settings,
             step_targets,
             rides,
+            ray_captures,
+            rider_between,
+            hopper_between,
             last_rank_squares,
         }
     }
@@ -550,4 +575,41 @@ fn components_overlap(comps: &[Comp], n: i32) -> bool {
         }
     }
     false
+}
+
+/// [`Rules::rider_between`] and [`Rules::hopper_between`]: for each colour and target `t`,
+/// the squares `t - j * o` (`j >= 1`) of every capturing rider offset `o` that have a square
+/// `t - (j + 1) * o` beyond them on the board (from where the rider could stand).
+fn between_tables(comps: &[[Vec<Comp>; 2]], n: usize) -> ([Vec<Bits>; 2], [Vec<Bits>; 2]) {
+    let len = n * n;
+    let mut riders = [vec![Bits::EMPTY; len], vec![Bits::EMPTY; len]];
+    let mut hoppers = [vec![Bits::EMPTY; len], vec![Bits::EMPTY; len]];
+    let on = |x: i32, y: i32| x >= 0 && y >= 0 && x < n as i32 && y < n as i32;
+    for color in 0..2 {
+        for sides in comps {
+            for comp in sides[color].iter().filter(|c| c.captures && c.rider) {
+                for &(ox, oy) in &comp.offsets {
+                    let (ox, oy) = (i32::from(ox), i32::from(oy));
+                    if ox == 0 && oy == 0 {
+                        continue;
+                    }
+                    for t in 0..len {
+                        let (f, r) = ((t % n) as i32, (t / n) as i32);
+                        let mut j = 1;
+                        while on(f - (j + 1) * ox, r - (j + 1) * oy) {
+                            let q = menagerie_core::Square(
+                                ((r - j * oy) * n as i32 + f - j * ox) as u16,
+                            );
+                            riders[color][t].set(q);
+                            if comp.hopper {
+                                hoppers[color][t].set(q);
+                            }
+                            j += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    (riders, hoppers)
 }

@@ -1847,3 +1847,71 @@ fn fast_legality_matches_playing_every_move() {
     }
     eprintln!("{compared} positions compared");
 }
+
+/// `Position::may_give_check` never misses a check: whenever it says a legal turn cannot
+/// give check, the position after the turn is not check (the search skips such turns
+/// unplayed when it prunes quiet moves). Over the fixed positions, random positions with
+/// Castles and Deputies played on for a few plies, random games from both starts, and the
+/// views of the side to move (what a hidden-information search plays on).
+#[test]
+fn may_give_check_never_misses_a_check() {
+    // (turns judged, turns said not to give check, turns giving check)
+    let mut counts = [(0usize, 0usize, 0usize); 2];
+    let mut judge = |pos: &CheopsPosition, imp: bool| {
+        let views = [Some(pos.clone()), pos.hidden_view(pos.turn())];
+        for p in views.iter().flatten() {
+            let c = &mut counts[usize::from(imp)];
+            for mv in p.moves() {
+                let mut child = p.clone();
+                child.play(mv);
+                let check = child.is_check();
+                c.0 += 1;
+                c.2 += usize::from(check);
+                if !p.may_give_check(mv) {
+                    c.1 += 1;
+                    assert!(!check, "{} {} gives check", p.fen(), p.move_text(mv));
+                }
+            }
+        }
+    };
+    for imp in [false, true] {
+        let fixed = if imp { IMPERIAL } else { COMMON };
+        for fen in fixed {
+            if let Ok(pos) = CheopsPosition::from_fen(style(imp), fen) {
+                judge(&pos, imp);
+            }
+        }
+        let mut rng = Rng(0x3c6e_f372_fe94_f82b ^ imp as u64);
+        let mut positions = 0;
+        while positions < 300 {
+            let fen = random_position(imp, &mut rng);
+            let Ok(mut pos) = CheopsPosition::from_fen(style(imp), &fen) else {
+                continue;
+            };
+            positions += 1;
+            for _ in 0..8 {
+                judge(&pos, imp);
+                let moves = pos.moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play(moves[rng.below(moves.len())]);
+            }
+        }
+        let start = if imp { IMPERIAL[0] } else { COMMON[0] };
+        for seed in 1..=12u64 {
+            let mut rng = Rng(seed * 0x9e37_79b9);
+            let mut pos = CheopsPosition::from_fen(style(imp), start).unwrap();
+            for _ in 0..160 {
+                judge(&pos, imp);
+                let moves = pos.moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+    eprintln!("{counts:?}");
+    assert_eq!(counts, [(159408, 147382, 8728), (567436, 522482, 17046)]);
+}

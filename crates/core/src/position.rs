@@ -301,6 +301,13 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn play(&mut self, mv: Self::Move);
     /// Whether the side to move is in check.
     fn is_check(&self) -> bool;
+    /// Whether playing the legal move `mv` may leave the opponent in check: `false` only
+    /// when it certainly does not (a search then skips a pruned quiet move without playing
+    /// it). Default: `true`, always safe.
+    #[inline]
+    fn may_give_check(&self, _mv: Self::Move) -> bool {
+        true
+    }
     /// The ending the position alone decides (checkmate, stalemate, a flip, ...), if any.
     fn outcome(&self) -> Option<Outcome>;
     /// A hash key; equal for positions the repetition rule counts as the same.

@@ -456,13 +456,37 @@ impl Hasher for Fnv {
 }
 
 /// A move of a node's list with what its ordering found: its score, whether it is noisy,
-/// and its history slot once known ([`NO_SLOT`] before), so the move is hashed once.
+/// its history slot once known ([`NO_SLOT`] before), so the move is hashed once, and
+/// whether it may give check once asked (`CHECK_*`).
 #[derive(Clone, Copy)]
 struct Ordered<M> {
     score: i32,
     mv: M,
     noisy: bool,
+    check: u8,
     slot: usize,
+}
+
+/// [`Ordered::check`]: not asked yet.
+const CHECK_UNKNOWN: u8 = 0;
+/// [`Ordered::check`]: the move may give check ([`Position::may_give_check`]).
+const CHECK_MAY: u8 = 1;
+/// [`Ordered::check`]: the move cannot give check.
+const CHECK_NOT: u8 = 2;
+
+impl<M: Copy> Ordered<M> {
+    /// [`Position::may_give_check`] of the move, asked once.
+    #[inline]
+    fn may_give_check<P: Position<Move = M>>(&mut self, pos: &P) -> bool {
+        if self.check == CHECK_UNKNOWN {
+            self.check = if pos.may_give_check(self.mv) {
+                CHECK_MAY
+            } else {
+                CHECK_NOT
+            };
+        }
+        self.check == CHECK_MAY
+    }
 }
 
 /// The history slot of a move not hashed yet.
@@ -1454,6 +1478,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 score,
                 mv: m,
                 noisy,
+                check: CHECK_UNKNOWN,
                 slot,
             }
         }));
@@ -1469,31 +1494,59 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             depth <= FUTILITY_DEPTH && e + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
         });
         let mut quiets_tried = 0;
+        // Whether the moves left may hold one to search although pruning is on (false once
+        // a look found one, until a move is searched).
+        let mut look_ahead = true;
         for i in 0..scored.len() {
-            // Selection sort: a cut-off usually comes early, so sorting everything is waste.
-            let j = (i..scored.len())
-                .max_by_key(|&k| scored[k].score)
-                .unwrap_or(i);
-            scored.swap(i, j);
-            if scored[i].slot == NO_SLOT {
-                scored[i].slot = history_slot(side, &scored[i].mv);
+            // The first move is always searched, and nothing is skipped while every move so
+            // far loses by force (a later one may escape). Once true, this stays true for
+            // the rest of the node (`best` and `quiets_tried` only grow).
+            let may_prune = prune_quiets
+                && i > 0
+                && best > -WIN_BOUND
+                && ((depth <= LMP_DEPTH && quiets_tried >= lmp_limit) || futile);
+            // When every move left is quiet and cannot give check, each would be skipped
+            // below, whatever the order: the node is done.
+            if may_prune && look_ahead {
+                if scored[i..]
+                    .iter_mut()
+                    .all(|o| !o.noisy && !o.may_give_check(pos))
+                {
+                    break;
+                }
+                look_ahead = false;
             }
-            let Ordered {
-                mv, noisy, slot, ..
-            } = scored[i];
+            // Selection sort: a cut-off usually comes early, so sorting everything is waste.
+            // The last of the best scores, as `max_by_key` chose.
+            let mut j = i;
+            let mut top = scored[i].score;
+            for (k, o) in scored.iter().enumerate().skip(i + 1) {
+                if o.score >= top {
+                    top = o.score;
+                    j = k;
+                }
+            }
+            scored.swap(i, j);
+            let Ordered { mv, noisy, .. } = scored[i];
+            // A quiet move that is pruned unless it gives check, and that the position says
+            // cannot give check, is skipped without being played: the same decision as
+            // below, without the copy, the move, its key and the check test.
+            if may_prune && !noisy && !scored[i].may_give_check(pos) {
+                // Marked as never searched: no history malus for it.
+                scored[i].score = i32::MIN;
+                continue;
+            }
+            if scored[i].slot == NO_SLOT {
+                scored[i].slot = history_slot(side, &mv);
+            }
+            let slot = scored[i].slot;
             let mut child = pos.clone();
             child.play(mv);
             self.path.push(child.key());
             self.prev_slot[ply + 1] = Some(slot);
             let gives_check = child.is_check();
             if !noisy && !gives_check {
-                // The first move is always searched, and nothing is skipped while every
-                // move so far loses by force (a later one may escape).
-                if prune_quiets
-                    && i > 0
-                    && best > -WIN_BOUND
-                    && ((depth <= LMP_DEPTH && quiets_tried >= lmp_limit) || futile)
-                {
+                if may_prune {
                     // Marked as never searched: no history malus for it.
                     scored[i].score = i32::MIN;
                     self.path.pop();
@@ -1501,6 +1554,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 }
                 quiets_tried += 1;
             }
+            look_ahead = true;
             let extension = i32::from(gives_check && ply < 2 * depth as usize + 4);
             let new_depth = depth - 1 + extension;
             let score = if i == 0 {

@@ -3,7 +3,8 @@
 //! `cargo run --release -p menagerie-variants --example search_nodes -- VARIANT [NODES] [RUNS]
 //! [FEN]` (from FEN instead of the start position when given). Prints depth, nodes, seconds
 //! and knodes/s per run: the whole search's, then the last completed iteration's (what
-//! `menagerie bench --search` reports; with hidden information the two differ).
+//! `menagerie bench --search` reports; with hidden information the two differ), then the
+//! best move, score and principal variation (to check that two builds search the same tree).
 
 use menagerie_core::RuleOptions;
 use menagerie_variants::{registry, Engine, Limits};
@@ -32,7 +33,7 @@ fn main() -> ExitCode {
         let secs = r.info.elapsed.as_secs_f64();
         let all = r.elapsed.as_secs_f64();
         println!(
-            "{} nodes {} {:.3} s {:.0} knodes/s; last iteration: depth {} nodes {} {:.3} s {:.0} knodes/s",
+            "{} nodes {} {:.3} s {:.0} knodes/s; last iteration: depth {} nodes {} {:.3} s {:.0} knodes/s; best {} score {:?} pv {}",
             id,
             r.nodes,
             all,
@@ -40,7 +41,10 @@ fn main() -> ExitCode {
             r.info.depth,
             r.info.nodes,
             secs,
-            r.info.nodes as f64 / secs.max(1e-9) / 1e3
+            r.info.nodes as f64 / secs.max(1e-9) / 1e3,
+            r.best.as_deref().unwrap_or("-"),
+            r.info.score,
+            r.info.pv.join(" ")
         );
     }
     ExitCode::SUCCESS

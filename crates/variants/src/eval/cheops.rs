@@ -115,54 +115,54 @@ impl CheopsEval {
                     cache.len() - 1
                 }
             };
-            self.score_with(&cache[i], pos)
+            self.score_with(&mut cache[i], pos)
         })
     }
 
     /// [`Self::white_score`] with the tables of this evaluation and piece table.
     #[inline]
-    fn score_with(&self, prep: &Prepared, pos: &CheopsPosition) -> i32 {
+    fn score_with(&self, prep: &mut Prepared, pos: &CheopsPosition) -> i32 {
         let rules = pos.rules();
         let n = rules.n;
         let geo = prep.geo;
         let cells = pos.cells();
         // The terms read per square, White's minus Black's, with the material alone in the
-        // high half (see `Prepared::psq`).
-        let mut packed = 0i64;
+        // high half (see `Prepared::psq`), and the squares of the Kings and Masters: from
+        // the board evaluated last, corrected on the squares that differ (the search
+        // evaluates positions a few moves apart, one after the other).
+        let (packed, specials) = prep.last.update(cells, &prep.psq, prep.special);
         // The rest, White's minus Black's, kept in a register.
         let mut score = 0i32;
         let mut kings = [usize::MAX; 2];
-        let occ = pos.occupied();
-        let psq = &*prep.psq;
-        // The pieces only, in square order (the board is mostly empty), a word at a time:
-        // material, Pawns and centralisation are one table entry per piece, and only Kings
-        // and Masters need more.
-        for (w, &word) in occ.0.iter().enumerate() {
+        // Only Kings and Masters need more than their table entry, in square order.
+        for (w, &word) in specials.0.iter().enumerate() {
             let mut word = word;
             while word != 0 {
                 let s = w * 64 + word.trailing_zeros() as usize;
                 word &= word - 1;
-                // Both indices are in range by construction (no bounds test in the loop).
                 let c = usize::from(cells[s.min(MAX_SQUARES - 1)] & 31);
-                packed += psq[(c << 8 | s) & (PSQ_LEN - 1)];
-                if prep.special >> c & 1 == 0 {
-                    continue;
-                }
                 match prep.kind[c] {
                     KIND_KING => kings[usize::from(prep.side[c])] = s,
                     _ => {
                         // A Master: a capture over exactly one screen, the first piece
-                        // beyond the screen, found on the occupied squares of each ray.
+                        // beyond the screen: the second piece met walking each ray (pieces
+                        // stand a few squares apart, fewer steps than bit-set look-ups).
                         let threat = &prep.threat[usize::from(prep.side[c])];
-                        for (d, ray) in geo.rays[s].iter().enumerate() {
-                            let nearest = |b: Bits| if d % 2 == 0 { b.first() } else { b.last() };
-                            let Some(screen) = nearest(*ray & occ) else {
-                                continue;
-                            };
-                            let Some(t) = nearest(geo.rays[screen.index()][d] & occ) else {
-                                continue;
-                            };
-                            score += threat[usize::from(cells[t.index()] & 31)];
+                        let steps = [1, -1, n as isize, -(n as isize)];
+                        for (&len, step) in geo.ray_len[s].iter().zip(steps) {
+                            let mut q = s as isize;
+                            let mut met = 0;
+                            for _ in 0..len {
+                                q += step;
+                                let code = cells[(q as usize).min(MAX_SQUARES - 1)];
+                                if code != 0 {
+                                    met += 1;
+                                    if met == 2 {
+                                        score += threat[usize::from(code & 31)];
+                                        break;
+                                    }
+                                }
+                            }
                         }
                     }
                 }
@@ -214,6 +214,80 @@ impl CheopsEval {
     }
 }
 
+/// The board a thread evaluated last with one [`Prepared`]'s tables, with the sums read
+/// from it: a position's sums are those of the last board, corrected square by square
+/// where the two differ (exact: integer sums).
+struct LastBoard {
+    /// The cells of the board evaluated last (all empty at first).
+    cells: [u8; MAX_SQUARES],
+    /// Its sum of [`Prepared::psq`] entries over the pieces.
+    packed: i64,
+    /// Its squares holding a code of [`Prepared::special`].
+    specials: Bits,
+}
+
+impl LastBoard {
+    fn new() -> Self {
+        LastBoard {
+            cells: [0; MAX_SQUARES],
+            packed: 0,
+            specials: Bits::EMPTY,
+        }
+    }
+
+    /// Makes `cells` the board evaluated last; returns its sum of table entries and its
+    /// squares holding special codes. Compares eight squares at a time.
+    #[inline]
+    fn update(
+        &mut self,
+        cells: &[u8; MAX_SQUARES],
+        psq: &[i64; PSQ_LEN],
+        special: u32,
+    ) -> (i64, Bits) {
+        let mut packed = self.packed;
+        let mut specials = self.specials;
+        let mut change = |s: usize, old: u8, new: u8| {
+            let (old, new) = (usize::from(old & 31), usize::from(new & 31));
+            packed += psq[(new << 8 | s) & (PSQ_LEN - 1)] - psq[(old << 8 | s) & (PSQ_LEN - 1)];
+            if special >> new & 1 != 0 {
+                specials.set(Square(s as u16));
+            } else {
+                specials.clear(Square(s as u16));
+            }
+        };
+        let mut start = 0;
+        while start + 8 <= MAX_SQUARES {
+            let (mut a, mut b) = ([0u8; 8], [0u8; 8]);
+            a.copy_from_slice(&cells[start..start + 8]);
+            b.copy_from_slice(&self.cells[start..start + 8]);
+            let mut diff = u64::from_le_bytes(a) ^ u64::from_le_bytes(b);
+            while diff != 0 {
+                let byte = diff.trailing_zeros() as usize / 8;
+                diff &= !(0xff << (8 * byte));
+                change(start + byte, b[byte], a[byte]);
+            }
+            if a != b {
+                self.cells[start..start + 8].copy_from_slice(&a);
+            }
+            start += 8;
+        }
+        for (s, (&new, old)) in cells
+            .iter()
+            .zip(self.cells.iter_mut())
+            .enumerate()
+            .skip(start)
+        {
+            if new != *old {
+                change(s, *old, new);
+                *old = new;
+            }
+        }
+        self.packed = packed;
+        self.specials = specials;
+        (packed, specials)
+    }
+}
+
 /// Entries of [`Prepared::psq`]: 32 cell codes by 256 squares (more than any board).
 const PSQ_LEN: usize = 32 * 256;
 
@@ -251,6 +325,8 @@ struct Prepared {
     psq: Box<[i64; PSQ_LEN]>,
     /// Bit `code` set for the codes that need more than their table entry (Kings, Masters).
     special: u32,
+    /// The board this thread evaluated last with these tables, and its sums.
+    last: Box<LastBoard>,
     /// `KIND_*` by cell code.
     kind: [u8; 32],
     /// 0 White, 1 Black by cell code (from the letter's case).
@@ -297,6 +373,7 @@ impl Prepared {
             geo,
             psq: Box::new([0; PSQ_LEN]),
             special: 0,
+            last: Box::new(LastBoard::new()),
             kind: [KIND_PLAIN; 32],
             side: [0; 32],
             threat: [[0; 32]; 2],
@@ -346,12 +423,13 @@ impl Prepared {
     }
 }
 
-/// Square tables of one board size, built once: the four rook rays from each square to the
-/// edge (right, left, up, down: the even ones run to higher squares), the squares within
+/// Square tables of one board size, built once: the lengths of the four rook rays from each
+/// square to the edge (right, left, up, down), the squares within
 /// two steps of each and the eight next to it, and each square's centrality (`centre -
 /// distance to the centre`, in King steps).
 struct Tables {
-    rays: Vec<[Bits; 4]>,
+    /// The squares on each of the four rays (right, left, up, down) to the edge.
+    ray_len: Vec<[u8; 4]>,
     zone: Vec<Bits>,
     ring: Vec<Bits>,
     centrality: Vec<i32>,
@@ -363,7 +441,7 @@ impl Tables {
         let on = |x: i32, y: i32| (0..ni).contains(&x) && (0..ni).contains(&y);
         let at = |x: i32, y: i32| Square((y * ni + x) as u16);
         let mut t = Tables {
-            rays: Vec::with_capacity(n * n),
+            ray_len: Vec::with_capacity(n * n),
             zone: Vec::with_capacity(n * n),
             ring: Vec::with_capacity(n * n),
             centrality: Vec::with_capacity(n * n),
@@ -371,17 +449,14 @@ impl Tables {
         let centre = ni / 2;
         for s in 0..n * n {
             let (f, r) = ((s % n) as i32, (s / n) as i32);
-            let rays = [(1, 0), (-1, 0), (0, 1), (0, -1)].map(|(df, dr)| {
-                let mut ray = Bits::EMPTY;
-                let (mut x, mut y) = (f + df, r + dr);
-                while on(x, y) {
-                    ray.set(at(x, y));
-                    x += df;
-                    y += dr;
-                }
-                ray
-            });
-            t.rays.push(rays);
+            t.ray_len
+                .push([(1, 0), (-1, 0), (0, 1), (0, -1)].map(|(df, dr)| {
+                    let (mut x, mut y, mut len) = (f + df, r + dr, 0);
+                    while on(x, y) {
+                        (x, y, len) = (x + df, y + dr, len + 1);
+                    }
+                    len
+                }));
             let (mut zone, mut ring) = (Bits::EMPTY, Bits::EMPTY);
             for dr in -2..=2i32 {
                 for df in -2..=2i32 {
@@ -607,6 +682,45 @@ mod tests {
             }
         }
         assert!(compared > 2000, "{compared}");
+    }
+
+    /// A score does not depend on the board evaluated before it (the sums are carried from
+    /// it, `LastBoard`): positions of random games of both styles, evaluated in a shuffled
+    /// order, styles mixed, score as the scanning code says.
+    #[test]
+    fn scores_do_not_depend_on_the_board_before() {
+        let e = CheopsEval {
+            mop_up: 0,
+            ..CheopsEval::default()
+        };
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut positions = Vec::new();
+        for style in [Style::Common, Style::Imperial] {
+            for _ in 0..6 {
+                let mut pos = CheopsPosition::start(style);
+                for _ in 0..100 {
+                    positions.push(pos.clone());
+                    let moves = pos.moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.play(moves[(next() % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        for i in (1..positions.len()).rev() {
+            positions.swap(i, (next() % (i as u64 + 1)) as usize);
+        }
+        for pos in &positions {
+            assert_eq!(e.white_score(pos), by_scanning(&e, pos), "{}", pos.fen());
+        }
+        assert_eq!(positions.len(), 1200);
     }
 
     /// The prepared tables follow the public weights: a weight changed between two calls
