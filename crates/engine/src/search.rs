@@ -59,6 +59,8 @@ const FUTILITY_DEPTH: i32 = 5;
 const FUTILITY_BASE: i32 = 100;
 /// Futility pruning's margin per ply of depth, in centipawns.
 const FUTILITY_MARGIN: i32 = 80;
+/// Captures that lose the exchange are skipped at this depth and below (non-PV nodes).
+const SEE_PRUNE_DEPTH: i32 = 3;
 /// Internal iterative reduction acts from this depth on.
 const IIR_DEPTH: i32 = 4;
 /// Iterations from this depth on start inside an aspiration window.
@@ -462,6 +464,8 @@ struct Ordered<M> {
     score: i32,
     mv: M,
     noisy: bool,
+    /// A noisy move the evaluation says loses the exchange.
+    losing: bool,
     slot: usize,
 }
 
@@ -1437,16 +1441,13 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         scored.clear();
         scored.extend(moves.iter().map(|&m| {
             let noisy = pos.is_noisy(m);
+            let losing = noisy && self.eval.loses_exchange(pos, m);
             let mut slot = NO_SLOT;
             let score = if Some(m) == hash_move {
                 1 << 30
             } else if noisy {
                 // A capture that loses the exchange comes after the killers.
-                let base = if self.eval.loses_exchange(pos, m) {
-                    1 << 21
-                } else {
-                    1 << 24
-                };
+                let base = if losing { 1 << 21 } else { 1 << 24 };
                 base + self.eval.move_hint(pos, m)
             } else if Some(m) == killers[0] {
                 1 << 22
@@ -1462,6 +1463,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 score,
                 mv: m,
                 noisy,
+                losing,
                 slot,
             }
         }));
@@ -1487,7 +1489,11 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 scored[i].slot = history_slot(side, &scored[i].mv);
             }
             let Ordered {
-                mv, noisy, slot, ..
+                mv,
+                noisy,
+                losing,
+                slot,
+                ..
             } = scored[i];
             let mut child = pos.clone();
             child.play(mv);
@@ -1508,6 +1514,18 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                     continue;
                 }
                 quiets_tried += 1;
+            } else if losing
+                && !gives_check
+                && prune_quiets
+                && i > 0
+                && best > -WIN_BOUND
+                && depth <= SEE_PRUNE_DEPTH
+            {
+                // A capture that loses the exchange, near the horizon: quiescence would
+                // not even try it.
+                scored[i].score = i32::MIN;
+                self.path.pop();
+                continue;
             }
             let extension = i32::from(gives_check && ply < 2 * depth as usize + 4);
             let new_depth = depth - 1 + extension;
