@@ -1310,12 +1310,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         // with legal moves are ever stored, so a hit is never a terminal position.
         let key = pos.key();
         let mut tt_move = None;
-        let mut tt_bound = None;
         if !rule_draw {
             if let Some(e) = self.tt.probe(key) {
                 tt_move = e.mv;
                 let s = from_tt(e.score, ply);
-                tt_bound = Some((s, e.bound));
                 if !pv_node && ply > 0 && i32::from(e.depth) >= depth {
                     let cut = match e.bound {
                         Bound::Exact => true,
@@ -1366,16 +1364,6 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         };
         let static_eval = (!in_check).then(|| self.eval.evaluate(pos, self.mobility(ply)));
         self.evals[ply] = static_eval;
-        // For pruning, a stored score that bounds the position on the right side of the
-        // static score is the better estimate (not for `improving`, which compares plies).
-        let eval = static_eval.map(|e| match tt_bound {
-            Some((s, b)) if !is_win_score(s) => match b {
-                Bound::Exact => s,
-                Bound::Lower => s.max(e),
-                Bound::Upper => s.min(e),
-            },
-            _ => e,
-        });
         // Whether the side to move stands better than two plies ago: if not, its late
         // moves are reduced more.
         let improving = match (static_eval, ply.checked_sub(2).map(|p| self.evals[p])) {
@@ -1386,7 +1374,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         // Reverse futility pruning: near the horizon, a static score this far above beta
         // will not fall below it in the few plies left.
         if !pv_node && ply > 0 && depth <= RFP_DEPTH && !is_win_score(beta) {
-            if let Some(e) = eval {
+            if let Some(e) = static_eval {
                 if e - RFP_MARGIN * depth >= beta {
                     return e;
                 }
@@ -1401,11 +1389,11 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             && depth >= 3
             && !self.after_null[ply]
             && !is_win_score(beta)
-            && eval.is_some_and(|e| e >= beta)
+            && static_eval.is_some_and(|e| e >= beta)
         {
             if let Some(null) = pos.null_move() {
                 // Reduced more the further the static score stands above beta.
-                let margin = eval.map_or(0, |e| (e - beta) / 200);
+                let margin = static_eval.map_or(0, |e| (e - beta) / 200);
                 let r = 3 + depth / 4 + margin.min(3);
                 let floor = self.rep_floor;
                 self.path.push(null.key());
@@ -1475,7 +1463,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         // pruning) and all of them when the static score is far below alpha (futility).
         let prune_quiets = ply > 0 && !pv_node && !in_check;
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
-        let futile = eval.is_some_and(|e| {
+        let futile = static_eval.is_some_and(|e| {
             depth <= FUTILITY_DEPTH && e + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
         });
         let mut quiets_tried = 0;
