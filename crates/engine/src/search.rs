@@ -59,6 +59,8 @@ const FUTILITY_DEPTH: i32 = 5;
 const FUTILITY_BASE: i32 = 100;
 /// Futility pruning's margin per ply of depth, in centipawns.
 const FUTILITY_MARGIN: i32 = 80;
+/// Captures that lose the exchange are skipped at this depth and below (non-PV nodes).
+const SEE_PRUNE_DEPTH: i32 = 3;
 /// Internal iterative reduction acts from this depth on.
 const IIR_DEPTH: i32 = 4;
 /// Iterations from this depth on start inside an aspiration window.
@@ -464,6 +466,8 @@ struct Ordered<M> {
     mv: M,
     noisy: bool,
     check: u8,
+    /// A noisy move the evaluation says loses the exchange.
+    losing: bool,
     slot: usize,
 }
 
@@ -1453,16 +1457,13 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         scored.clear();
         scored.extend(moves.iter().map(|&m| {
             let noisy = pos.is_noisy(m);
+            let losing = noisy && self.eval.loses_exchange(pos, m);
             let mut slot = NO_SLOT;
             let score = if Some(m) == hash_move {
                 1 << 30
             } else if noisy {
                 // A capture that loses the exchange comes after the killers.
-                let base = if self.eval.loses_exchange(pos, m) {
-                    1 << 21
-                } else {
-                    1 << 24
-                };
+                let base = if losing { 1 << 21 } else { 1 << 24 };
                 base + self.eval.move_hint(pos, m)
             } else if Some(m) == killers[0] {
                 1 << 22
@@ -1479,6 +1480,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 mv: m,
                 noisy,
                 check: CHECK_UNKNOWN,
+                losing,
                 slot,
             }
         }));
@@ -1540,6 +1542,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 scored[i].slot = history_slot(side, &mv);
             }
             let slot = scored[i].slot;
+            let losing = scored[i].losing;
             let mut child = pos.clone();
             child.play(mv);
             self.path.push(child.key());
@@ -1553,6 +1556,18 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                     continue;
                 }
                 quiets_tried += 1;
+            } else if losing
+                && !gives_check
+                && prune_quiets
+                && i > 0
+                && best > -WIN_BOUND
+                && depth <= SEE_PRUNE_DEPTH
+            {
+                // A capture that loses the exchange, near the horizon: quiescence would
+                // not even try it.
+                scored[i].score = i32::MIN;
+                self.path.pop();
+                continue;
             }
             look_ahead = true;
             let extension = i32::from(gives_check && ply < 2 * depth as usize + 4);
@@ -1680,7 +1695,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         qdepth: usize,
         in_check: bool,
         stand: Option<i32>,
-    ) -> i32 {
+    ) -> (i32, Option<P::Move>) {
         self.counts[ply] = moves.len();
         let mut best = if in_check {
             // Every evasion is searched, so standing pat is not an option.
@@ -1691,15 +1706,16 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 None => self.eval.evaluate(pos, self.mobility(ply)),
             };
             if stand >= beta || ply >= MAX_PLY - 1 || qdepth >= QS_MAX_DEPTH {
-                return stand;
+                return (stand, None);
             }
             alpha = alpha.max(stand);
             stand
         };
         if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate(pos, self.mobility(ply));
+            return (self.eval.evaluate(pos, self.mobility(ply)), None);
         }
         let stand_score = best;
+        let mut best_move = None;
         candidates.clear();
         candidates.extend(moves.iter().filter_map(|&m| {
             if pos.is_noisy(m) {
@@ -1734,10 +1750,11 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             child.play(mv);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qdepth + 1, None);
             if self.stopped {
-                return 0;
+                return (0, None);
             }
             if score > best {
                 best = score;
+                best_move = Some(mv);
                 if score > alpha {
                     alpha = score;
                     if alpha >= beta {
@@ -1746,7 +1763,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 }
             }
         }
-        best
+        (best, best_move)
     }
 
     /// Quiescence: only noisy moves (and, near the horizon, every evasion of a check), at
@@ -1807,6 +1824,29 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         // Far from the horizon a check is answered like any other position: stand pat or
         // capture (a mate is still seen when there is no legal move at all).
         let in_check = qdepth < QS_CHECK_DEPTH && in_check.unwrap_or_else(|| pos.is_check());
+        // The hash table: any result of the main search, or of quiescence searched as
+        // fully as here (near the horizon, where checks are evaded and captures not
+        // narrowed, entries of depth 0; deeper, -1), bounds this node. Not at a rule draw,
+        // which the stored result may not know of.
+        let key = pos.key();
+        let tt_depth = if qdepth < QS_CHECK_DEPTH.min(QS_NARROW_DEPTH) {
+            0
+        } else {
+            -1
+        };
+        if let Some(e) = self.tt.probe(key) {
+            if e.depth >= tt_depth {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut && !pos.rule_draw() {
+                    return s;
+                }
+            }
+        }
         let mut stand = None;
         if !in_check && !self.eval.uses_mobility() && ply < MAX_PLY - 1 {
             // Stand pat before generating moves: most quiescence nodes end here. A position
@@ -1837,9 +1877,21 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         if stand.is_none() && pos.rule_draw() {
             return 0;
         }
-        self.quiesce_with(
+        let (score, best_move) = self.quiesce_with(
             pos, moves, captures, alpha, beta, ply, qdepth, in_check, stand,
-        )
+        );
+        if !self.stopped {
+            let bound = if score >= beta {
+                Bound::Lower
+            } else if score > alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt
+                .store(key, best_move, to_tt(score, ply), tt_depth, bound);
+        }
+        score
     }
 }
 
