@@ -1695,7 +1695,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         qdepth: usize,
         in_check: bool,
         stand: Option<i32>,
-    ) -> (i32, Option<P::Move>) {
+    ) -> i32 {
         self.counts[ply] = moves.len();
         let mut best = if in_check {
             // Every evasion is searched, so standing pat is not an option.
@@ -1706,16 +1706,15 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 None => self.eval.evaluate(pos, self.mobility(ply)),
             };
             if stand >= beta || ply >= MAX_PLY - 1 || qdepth >= QS_MAX_DEPTH {
-                return (stand, None);
+                return stand;
             }
             alpha = alpha.max(stand);
             stand
         };
         if ply >= MAX_PLY - 1 {
-            return (self.eval.evaluate(pos, self.mobility(ply)), None);
+            return self.eval.evaluate(pos, self.mobility(ply));
         }
         let stand_score = best;
-        let mut best_move = None;
         candidates.clear();
         candidates.extend(moves.iter().filter_map(|&m| {
             if pos.is_noisy(m) {
@@ -1750,11 +1749,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             child.play(mv);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qdepth + 1, None);
             if self.stopped {
-                return (0, None);
+                return 0;
             }
             if score > best {
                 best = score;
-                best_move = Some(mv);
                 if score > alpha {
                     alpha = score;
                     if alpha >= beta {
@@ -1763,7 +1761,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 }
             }
         }
-        (best, best_move)
+        best
     }
 
     /// Quiescence: only noisy moves (and, near the horizon, every evasion of a check), at
@@ -1824,29 +1822,6 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         // Far from the horizon a check is answered like any other position: stand pat or
         // capture (a mate is still seen when there is no legal move at all).
         let in_check = qdepth < QS_CHECK_DEPTH && in_check.unwrap_or_else(|| pos.is_check());
-        // The hash table: any result of the main search, or of quiescence searched as
-        // fully as here (near the horizon, where checks are evaded and captures not
-        // narrowed, entries of depth 0; deeper, -1), bounds this node. Not at a rule draw,
-        // which the stored result may not know of.
-        let key = pos.key();
-        let tt_depth = if qdepth < QS_CHECK_DEPTH.min(QS_NARROW_DEPTH) {
-            0
-        } else {
-            -1
-        };
-        if let Some(e) = self.tt.probe(key) {
-            if e.depth >= tt_depth {
-                let s = from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut && !pos.rule_draw() {
-                    return s;
-                }
-            }
-        }
         let mut stand = None;
         if !in_check && !self.eval.uses_mobility() && ply < MAX_PLY - 1 {
             // Stand pat before generating moves: most quiescence nodes end here. A position
@@ -1877,21 +1852,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         if stand.is_none() && pos.rule_draw() {
             return 0;
         }
-        let (score, best_move) = self.quiesce_with(
+        self.quiesce_with(
             pos, moves, captures, alpha, beta, ply, qdepth, in_check, stand,
-        );
-        if !self.stopped {
-            let bound = if score >= beta {
-                Bound::Lower
-            } else if score > alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            self.tt
-                .store(key, best_move, to_tt(score, ply), tt_depth, bound);
-        }
-        score
+        )
     }
 }
 

@@ -2,18 +2,12 @@
 //! key. The first entry keeps the deeper result when two positions compete for it (entries
 //! from older searches give way), the second always takes the newest, so a deep result
 //! never locks recent work out (which matters most when several threads fill one table).
-//! A result of the same position replaces the stored one unless it is much shallower
-//! ([`KEEP_DEEPER`]) and not exact, so quiescence's results do not wipe the main search's.
 //! It is shared by the threads of a parallel search: each slot has its own lock, so a probe
 //! never sees half an entry and threads seldom wait for one another.
 
 use crate::score::WIN_BOUND;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Mutex;
-
-/// A result this many plies shallower than the stored one of the same position (from the
-/// same search) does not replace it, unless exact.
-pub const KEEP_DEEPER: i16 = 3;
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -98,16 +92,8 @@ impl<M: Copy> Table<M> {
             }
         };
         let mut slot = lock(&self.slots[target]);
-        let old = (*slot).filter(|o| o.key == key);
-        // A shallow result (quiescence's) does not replace a deeper one of the same
-        // position from this search, unless it is exact.
-        if let Some(o) = old {
-            if o.age == age && bound != Bound::Exact && depth + KEEP_DEEPER <= o.depth {
-                return;
-            }
-        }
         // Keep the old move when the new result has none for the same position.
-        let mv = mv.or(old.and_then(|o| o.mv));
+        let mv = mv.or((*slot).filter(|o| o.key == key).and_then(|o| o.mv));
         *slot = Some(Entry {
             key,
             mv,
@@ -173,25 +159,6 @@ mod tests {
         assert_eq!(
             t.probe(5 + (2 << 40)).map(|e| (e.mv, e.score)),
             Some((Some(3), 31))
-        );
-        // A result three plies shallower (quiescence's) keeps a deeper one of the same
-        // position from this search, unless exact; one less shallow replaces it.
-        t.store(7, Some(4), 40, 5, Bound::Lower);
-        t.store(7, Some(5), 41, 2, Bound::Upper);
-        assert_eq!(
-            t.probe(7).map(|e| (e.mv, e.score, e.depth)),
-            Some((Some(4), 40, 5))
-        );
-        t.store(7, Some(6), 42, 0, Bound::Exact);
-        assert_eq!(
-            t.probe(7).map(|e| (e.mv, e.score, e.depth)),
-            Some((Some(6), 42, 0))
-        );
-        t.store(7, None, 43, 3, Bound::Lower);
-        t.store(7, None, 44, 1, Bound::Upper);
-        assert_eq!(
-            t.probe(7).map(|e| (e.mv, e.score, e.depth)),
-            Some((Some(6), 44, 1))
         );
         let w = crate::score::WIN - 5;
         assert_eq!(from_tt(to_tt(w, 3), 3), w);
