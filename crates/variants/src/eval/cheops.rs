@@ -674,10 +674,7 @@ mod tests {
                     if moves.is_empty() {
                         break;
                     }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos.play(moves[(seed % moves.len() as u64) as usize]);
+                    pos.play(moves[crate::eval::random_index(&mut seed, moves.len())]);
                 }
             }
         }
