@@ -1503,10 +1503,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             // The first move is always searched, and nothing is skipped while every move so
             // far loses by force (a later one may escape). Once true, this stays true for
             // the rest of the node (`best` and `quiets_tried` only grow).
-            let may_prune = prune_quiets
-                && i > 0
-                && best > -WIN_BOUND
-                && ((depth <= LMP_DEPTH && quiets_tried >= lmp_limit) || futile);
+            let may_skip = prune_quiets && i > 0 && best > -WIN_BOUND;
+            let may_prune =
+                may_skip && ((depth <= LMP_DEPTH && quiets_tried >= lmp_limit) || futile);
             // When every move left is quiet and cannot give check, each would be skipped
             // below, whatever the order: the node is done.
             if may_prune && look_ahead {
@@ -1556,13 +1555,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                     continue;
                 }
                 quiets_tried += 1;
-            } else if losing
-                && !gives_check
-                && prune_quiets
-                && i > 0
-                && best > -WIN_BOUND
-                && depth <= SEE_PRUNE_DEPTH
-            {
+            } else if losing && !gives_check && may_skip && depth <= SEE_PRUNE_DEPTH {
                 // A capture that loses the exchange, near the horizon: quiescence would
                 // not even try it.
                 scored[i].score = i32::MIN;

@@ -233,6 +233,8 @@ pub fn terms<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
     let mut by_minor = [0u64; 2];
     let mut by_rook = [0u64; 2];
     let mut by_any = cover;
+    // Each side's passed pawns, for the terms that need both sides' attacks.
+    let mut passed = [0u64; 2];
     for color in Color::BOTH {
         let sign = if color == Color::White { 1 } else { -1 };
         let flip = if color == Color::White { 56 } else { 0 };
@@ -263,6 +265,7 @@ pub fn terms<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
                             7 - sq / 8
                         };
                         if front_span(color, sq) & their_pawns == 0 {
+                            passed[us] |= 1u64 << sq;
                             sink.add(PASSED + adv, sign);
                             let stop = if color == Color::White {
                                 sq + 8
@@ -391,11 +394,7 @@ pub fn terms<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
         }
         let hanging = by_any[us] & targets & !by_any[them.index()];
         sink.add(HANGING, sign * hanging.count_ones() as i32);
-        let their_pawns = pos.pieces(them, Role::Pawn);
-        for sq in bits(pos.pieces(color, Role::Pawn)) {
-            if front_span(color, sq) & their_pawns != 0 {
-                continue;
-            }
+        for sq in bits(passed[us]) {
             let way = front_span(color, sq) & (FILE_A << (sq % 8));
             if way & (occ | by_any[them.index()]) == 0 {
                 let adv = if color == Color::White {
