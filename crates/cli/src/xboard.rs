@@ -12,9 +12,9 @@ use menagerie_variants::{find, registry, AnyGame, Limits, Score, Variant, Varian
 use std::collections::VecDeque;
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Options of `menagerie xboard`.
 #[derive(clap::Args, Debug)]
@@ -618,6 +618,9 @@ pub fn session(
         bounds,
     };
     let mut eof = false;
+    // At the end of input a move being chosen gets a while to end by its limits, then is
+    // played at once (as `?`): a clock of days must not hold the session.
+    let mut eof_deadline: Option<Instant> = None;
     loop {
         // Held lines wait only for a move being chosen; analysis takes them at once.
         let releasable = !matches!(s.search, Some((_, Purpose::Move, _)));
@@ -631,6 +634,16 @@ pub fn session(
             continue;
         } else if eof && s.search.is_none() {
             break;
+        } else if let (Some(deadline), Some((_, Purpose::Move, flag))) = (eof_deadline, &s.search)
+        {
+            match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(ev) => Some(ev),
+                Err(RecvTimeoutError::Timeout) => {
+                    flag.store(true, Ordering::Relaxed);
+                    rx.recv().ok()
+                }
+                Err(RecvTimeoutError::Disconnected) => None,
+            }
         } else {
             rx.recv().ok()
         };
@@ -639,6 +652,7 @@ pub fn session(
             Some(Event::Eof) => {
                 // The end of input: let a move being chosen finish, then stop.
                 eof = true;
+                eof_deadline = Some(Instant::now() + s.bounds.stray_patience);
                 if matches!(s.search, Some((_, Purpose::Analyse, _))) {
                     s.halt(&rx);
                 }

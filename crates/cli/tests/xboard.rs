@@ -147,3 +147,17 @@ fn held_lines_reach_a_later_analysis() {
     assert!(out.contains("Error (unknown command): frobnicate"), "{out}");
     assert!(out.contains("pong 9"), "{out}");
 }
+
+/// The end of input lets a move with a clock of days run only a few seconds, then plays
+/// the best found so far (as `?` would): the session ends by itself and the move is not lost.
+#[test]
+fn end_of_input_plays_a_long_move_at_once() {
+    let start = std::time::Instant::now();
+    let out = xboard(&[], "xboard\nnew\nst 4294967295\ne2e4\n");
+    assert_eq!(out.matches("move ").count(), 1, "{out}");
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(25),
+        "{:?}",
+        start.elapsed()
+    );
+}
