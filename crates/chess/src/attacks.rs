@@ -1,6 +1,7 @@
 //! Attack tables for the 8x8 board, built once from the core [`Geometry`]: leaper masks from
 //! its leap tables, slider attacks as magic bitboards whose masks come from its ray tables.
 
+use crate::magics;
 use menagerie_core::geometry::{Geometry, Offset, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
 use menagerie_core::zobrist::KeyGen;
 use menagerie_core::Square;
@@ -61,7 +62,7 @@ pub fn geometry() -> &'static Geometry {
 /// The tables, built on first use.
 pub fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
-    T.get_or_init(build)
+    T.get_or_init(|| build(&magics::ROOK, &magics::BISHOP))
 }
 
 fn mask_of(squares: &[Square]) -> u64 {
@@ -82,7 +83,55 @@ fn slow_attacks(g: &Geometry, sq: Square, dirs: &[Offset], occ: u64) -> u64 {
     out
 }
 
-fn build() -> Tables {
+/// Whether `magic` maps every occupancy to a slot holding its attacks (slots may be shared by
+/// occupancies with the same attacks), filling `slots` as it goes; `attempt` marks the slots
+/// of this try in `used`.
+fn fits(
+    magic: u64,
+    shift: u32,
+    occs: &[u64],
+    atts: &[u64],
+    used: &mut [u32],
+    attempt: u32,
+    slots: &mut [u64],
+) -> bool {
+    occs.iter().zip(atts).all(|(&o, &a)| {
+        let idx = (o.wrapping_mul(magic) >> shift) as usize;
+        if used[idx] != attempt {
+            used[idx] = attempt;
+            slots[idx] = a;
+            true
+        } else {
+            slots[idx] == a
+        }
+    })
+}
+
+/// A slider's relevant occupancy mask from `sq` (its rays without their last square:
+/// nothing lies beyond it), every subset of it, and the attacks with each.
+fn occupancies(g: &Geometry, sq: Square, dirs: &[Offset]) -> (u64, Vec<u64>, Vec<u64>) {
+    let mask = dirs.iter().fold(0, |m, &d| {
+        let ray = g.ray(sq, d);
+        m | mask_of(&ray[..ray.len().saturating_sub(1)])
+    });
+    let size = 1usize << mask.count_ones();
+    let mut occs = Vec::with_capacity(size);
+    let mut atts = Vec::with_capacity(size);
+    // Enumerate every subset of the mask (Carry-Rippler).
+    let mut sub = 0u64;
+    loop {
+        occs.push(sub);
+        atts.push(slow_attacks(g, sq, dirs, sub));
+        sub = sub.wrapping_sub(mask) & mask;
+        if sub == 0 {
+            break;
+        }
+    }
+    (mask, occs, atts)
+}
+
+/// The tables, with the given magics where they fit and searched ones elsewhere.
+fn build(rook_magics: &[u64; 64], bishop_magics: &[u64; 64]) -> Tables {
     let g = geometry();
     let knights = g.leap_table(&KNIGHT);
     let kings = g.leap_table(&KING);
@@ -116,49 +165,34 @@ fn build() -> Tables {
     let mut rng = KeyGen::new(0x6d65_6e61_6765_7269);
     for (dirs, is_rook) in [(&ORTHOGONAL, true), (&DIAGONAL, false)] {
         for sq in g.squares() {
-            // Relevant occupancy: the rays without their last square (nothing lies beyond it).
-            let mask = dirs.iter().fold(0, |m, &d| {
-                let ray = g.ray(sq, d);
-                m | mask_of(&ray[..ray.len().saturating_sub(1)])
-            });
+            let (mask, occs, atts) = occupancies(g, sq, dirs);
             let bits = mask.count_ones();
             let size = 1usize << bits;
-            let mut occs = Vec::with_capacity(size);
-            let mut atts = Vec::with_capacity(size);
-            // Enumerate every subset of the mask (Carry-Rippler).
-            let mut sub = 0u64;
-            loop {
-                occs.push(sub);
-                atts.push(slow_attacks(g, sq, dirs, sub));
-                sub = sub.wrapping_sub(mask) & mask;
-                if sub == 0 {
-                    break;
-                }
-            }
             let offset = t.slider.len();
             t.slider.resize(offset + size, 0);
             let shift = 64 - bits;
             let mut used = vec![u32::MAX; size];
             let mut attempt = 0u32;
+            // The stored magic first (finding one takes a third of a second at every start);
+            // a search only if it no longer fits (a changed table).
+            let stored = if is_rook {
+                rook_magics[sq.index()]
+            } else {
+                bishop_magics[sq.index()]
+            };
+            let mut candidate = stored;
             let magic = loop {
                 attempt += 1;
-                let candidate = rng.next() & rng.next() & rng.next();
-                if (mask.wrapping_mul(candidate) >> 56).count_ones() < 6 {
-                    continue;
-                }
-                let ok = occs.iter().zip(&atts).all(|(&o, &a)| {
-                    let idx = (o.wrapping_mul(candidate) >> shift) as usize;
-                    if used[idx] != attempt {
-                        used[idx] = attempt;
-                        t.slider[offset + idx] = a;
-                        true
-                    } else {
-                        t.slider[offset + idx] == a
-                    }
-                });
-                if ok {
+                let slots = &mut t.slider[offset..];
+                if fits(candidate, shift, &occs, &atts, &mut used, attempt, slots) {
                     break candidate;
                 }
+                candidate = loop {
+                    let c = rng.next() & rng.next() & rng.next();
+                    if (mask.wrapping_mul(c) >> 56).count_ones() >= 6 {
+                        break c;
+                    }
+                };
             };
             let m = Magic {
                 mask,
@@ -179,6 +213,37 @@ fn build() -> Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every stored magic fits its square, so no start searches for one.
+    #[test]
+    fn stored_magics_fit() {
+        let g = geometry();
+        let mut found = Vec::new();
+        for (dirs, stored) in [(&ORTHOGONAL, &magics::ROOK), (&DIAGONAL, &magics::BISHOP)] {
+            for sq in g.squares() {
+                let (mask, occs, atts) = occupancies(g, sq, dirs);
+                let bits = mask.count_ones();
+                let mut used = vec![u32::MAX; 1 << bits];
+                let mut slots = vec![0; 1 << bits];
+                let magic = stored[sq.index()];
+                if !fits(magic, 64 - bits, &occs, &atts, &mut used, 1, &mut slots) {
+                    found.push(sq.index());
+                }
+            }
+        }
+        assert!(found.is_empty(), "stored magics that do not fit: {found:?}");
+    }
+
+    /// Without stored magics the search finds working ones (the same, from the same seed).
+    #[test]
+    fn magics_are_found_when_none_is_stored() {
+        let searched = build(&[0; 64], &[0; 64]);
+        for sq in 0..64 {
+            assert_eq!(searched.rook[sq].magic, magics::ROOK[sq]);
+            assert_eq!(searched.bishop[sq].magic, magics::BISHOP[sq]);
+        }
+        assert_eq!(searched.slider, tables().slider);
+    }
 
     #[test]
     fn magics_agree_with_rays() {

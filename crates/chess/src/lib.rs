@@ -25,6 +25,7 @@ mod castling;
 mod describe;
 mod explain;
 pub mod fen;
+mod magics;
 pub mod movegen;
 mod san;
 
