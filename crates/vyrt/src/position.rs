@@ -535,6 +535,10 @@ impl VyrtPosition {
         for f in 0..4 {
             let (l, p) = SQ_LINES[k][f];
             let (l, p) = (l as usize, p as u32);
+            // Both a check and a pin along a line need an enemy slider on it.
+            if self.sliders[them][f][l] == 0 {
+                continue;
+            }
             let own = rot_down(self.occ[us][f][l], p);
             let all = (own | rot_down(self.occ[them][f][l], p)) & !1;
             if all == 0 {
@@ -627,11 +631,19 @@ impl VyrtPosition {
         // can expose its King (the only squares that change are `from` and `to`, and filling
         // `to` only blocks), and it may go only to its pins' allowed squares. In check, the
         // move is made on the King's lines and the King looked at.
+        // In check, a move that neither takes a unit nor lands on one of the King's lines
+        // cannot help: it removes no attacker and blocks nothing, so it is not looked at.
+        let evasion_squares = if CHECK {
+            LINES_THROUGH[k] | self.units[them]
+        } else {
+            Wide::EMPTY
+        };
         let ok = |from: usize, to: usize| -> bool {
             if PSEUDO {
                 true
             } else if CHECK {
-                !self.attacked_after(k, them, from, NONE, to, to, NONE)
+                evasion_squares.has(Square(to as u16))
+                    && !self.attacked_after(k, them, from, NONE, to, to, NONE)
             } else if !pins.pinned.has(Square(from as u16)) {
                 true
             } else {
@@ -700,25 +712,24 @@ impl VyrtPosition {
                     }
                 }
                 _ => {
-                    let slides = SLIDES[kind as usize];
+                    // The families the unit slides along, one bit each, lowest first.
+                    let mut families = SLIDES[kind as usize];
                     // `free`: every square the unit reaches is a legal move.
                     let free = PSEUDO || !CHECK && !pins.pinned.has(Square(from as u16));
                     let mut diag_reach = 0u16;
-                    for f in 0..4 {
-                        if slides >> f & 1 == 0 {
-                            continue;
-                        }
+                    while families != 0 {
+                        let f = families.trailing_zeros() as usize;
+                        families &= families - 1;
                         let (l, p) = SQ_LINES[from][f];
                         let (l, p) = (l as usize, p as u32);
                         let all = self.occ[0][f][l] | self.occ[1][f][l];
                         let mut reach = circle_attack(all, p) & !self.occ[us][f][l];
                         // The two diagonals meet again at the opposite square, six steps
                         // along both: reached along both, it is still one move (R8).
-                        let opposite = 1u16 << ((p + 6) % 12);
                         if f == 2 {
-                            diag_reach = reach & opposite;
+                            diag_reach = reach & 1u16 << ((p + 6) % 12);
                         } else if f == 3 && diag_reach != 0 {
-                            reach &= !opposite;
+                            reach &= !(1u16 << ((p + 6) % 12));
                         }
                         if NOISY {
                             reach &= self.occ[them][f][l];
