@@ -236,6 +236,12 @@ impl Position for VyrtPosition {
     fn is_check(&self) -> bool {
         self.in_check()
     }
+    /// Exact but for castling and en passant (always `true`): a search skips the pruned
+    /// quiet moves that do not check without playing them.
+    #[inline]
+    fn may_give_check(&self, mv: VyrtMove) -> bool {
+        self.may_check(mv)
+    }
     /// Checkmate, stalemate, then the dead positions of §7.3.
     fn outcome(&self) -> Option<Outcome> {
         if self.generate::<true>(&mut Vec::new()) == 0 {

@@ -161,6 +161,11 @@ pub struct VyrtPosition {
     pub(crate) units: [Bb; 2],
     knights: [Bb; 2],
     pawns: [Bb; 2],
+    /// Units by kind (`[colour][kind]`, kinds 1 to 6), kept by `put` and `take` so an
+    /// evaluation reads them instead of counting sets.
+    counts: [[u8; 8]; 2],
+    /// Pawns by row (`[colour][y]`): the pushes a pawn needs depend on its row alone.
+    pawn_rows: [[u8; 12]; 2],
     /// Squares whose pawn still has its double-step right.
     pub(crate) double_step: Bb,
     pub(crate) king: [u8; 2],
@@ -200,6 +205,19 @@ fn any(b: Bb) -> bool {
     (b.0[0] | b.0[1] | b.0[2]) != 0
 }
 
+/// Calls `f` with every square of `b`, lowest first: one word at a time, which costs less
+/// than asking the set for its first square again and again.
+#[inline(always)]
+pub(crate) fn each_square(b: Bb, mut f: impl FnMut(usize)) {
+    for (i, &word) in b.0.iter().enumerate() {
+        let mut w = word;
+        while w != 0 {
+            f(i * 64 + w.trailing_zeros() as usize);
+            w &= w - 1;
+        }
+    }
+}
+
 impl VyrtPosition {
     /// An empty board, White to move; the caller places units and sets the fields.
     pub(crate) fn empty(rules: Rules) -> Self {
@@ -210,6 +228,8 @@ impl VyrtPosition {
             units: [Wide::EMPTY; 2],
             knights: [Wide::EMPTY; 2],
             pawns: [Wide::EMPTY; 2],
+            counts: [[0; 8]; 2],
+            pawn_rows: [[0; 12]; 2],
             double_step: Wide::EMPTY,
             king: [NONE as u8; 2],
             turn: Color::White,
@@ -237,8 +257,12 @@ impl VyrtPosition {
         let kind = code & 7;
         self.board[s] = code;
         self.units[c] |= single(s);
+        self.counts[c][kind as usize] += 1;
         match kind {
-            PAWN => self.pawns[c] |= single(s),
+            PAWN => {
+                self.pawns[c] |= single(s);
+                self.pawn_rows[c][s / 12] += 1;
+            }
             KNIGHT_K => self.knights[c] |= single(s),
             KING_K => self.king[c] = s as u8,
             _ => {}
@@ -262,8 +286,12 @@ impl VyrtPosition {
         self.board[s] = 0;
         let m = !single(s);
         self.units[c] &= m;
+        self.counts[c][kind as usize] -= 1;
         match kind {
-            PAWN => self.pawns[c] &= m,
+            PAWN => {
+                self.pawns[c] &= m;
+                self.pawn_rows[c][s / 12] -= 1;
+            }
             KNIGHT_K => self.knights[c] &= m,
             _ => {}
         }
@@ -426,6 +454,60 @@ impl VyrtPosition {
         false
     }
 
+    /// Whether playing the legal move `mv` leaves the opponent in check, found without
+    /// playing it: the moved unit's own attack from `to`, then the enemy King's lines that
+    /// pass `from` or `to`, with `from` emptied and `to` filled (a slider behind `from`
+    /// uncovered).
+    /// Castling and en passant, which move or remove a second unit, answer `true` (may).
+    pub(crate) fn may_check(&self, mv: VyrtMove) -> bool {
+        let us = self.turn.index();
+        let ek = self.king[1 - us] as usize;
+        let (from, to, flag) = (mv.f(), mv.t(), mv.flag());
+        if ek >= N || flag == CASTLE || flag == EN_PASSANT {
+            return true;
+        }
+        let kind = match mv.promo() {
+            0 => self.board[from] & 7,
+            p => p,
+        };
+        // Before the move the opponent, not to move, is not in check: only the moved unit
+        // and the lines through `from` or `to` can give it.
+        match kind {
+            KNIGHT_K if KNIGHT[to].has(Square(ek as u16)) => return true,
+            PAWN if self.pawn_tables().captures[us][to].contains(&(ek as u8)) => return true,
+            _ => {}
+        }
+        let lines = &LINES_THROUGH[ek];
+        if !lines.has(Square(from as u16)) && !lines.has(Square(to as u16)) {
+            return false;
+        }
+        let slides = SLIDES[kind as usize];
+        for f in 0..4 {
+            let (l, p) = SQ_LINES[ek][f];
+            let (fl, fp) = SQ_LINES[from][f];
+            let (tl, tp) = SQ_LINES[to][f];
+            if fl != l && tl != l {
+                continue;
+            }
+            let mut s = self.sliders[us][f][l as usize];
+            let mut o = self.occ[0][f][l as usize] | self.occ[1][f][l as usize];
+            if fl == l {
+                s &= !(1 << fp);
+                o &= !(1 << fp);
+            }
+            if tl == l {
+                o |= 1 << tp;
+                if slides >> f & 1 != 0 {
+                    s |= 1 << tp;
+                }
+            }
+            if s != 0 && circle_attack(o, p as u32) & s != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether `t` is attacked by `by` as the board stands.
     pub(crate) fn attacked(&self, t: usize, by: usize) -> bool {
         self.attacked_after(t, by, NONE, NONE, NONE, NONE, NONE)
@@ -453,6 +535,10 @@ impl VyrtPosition {
         for f in 0..4 {
             let (l, p) = SQ_LINES[k][f];
             let (l, p) = (l as usize, p as u32);
+            // Both a check and a pin along a line need an enemy slider on it.
+            if self.sliders[them][f][l] == 0 {
+                continue;
+            }
             let own = rot_down(self.occ[us][f][l], p);
             let all = (own | rot_down(self.occ[them][f][l], p)) & !1;
             if all == 0 {
@@ -545,11 +631,19 @@ impl VyrtPosition {
         // can expose its King (the only squares that change are `from` and `to`, and filling
         // `to` only blocks), and it may go only to its pins' allowed squares. In check, the
         // move is made on the King's lines and the King looked at.
+        // In check, a move that neither takes a unit nor lands on one of the King's lines
+        // cannot help: it removes no attacker and blocks nothing, so it is not looked at.
+        let evasion_squares = if CHECK {
+            LINES_THROUGH[k] | self.units[them]
+        } else {
+            Wide::EMPTY
+        };
         let ok = |from: usize, to: usize| -> bool {
             if PSEUDO {
                 true
             } else if CHECK {
-                !self.attacked_after(k, them, from, NONE, to, to, NONE)
+                evasion_squares.has(Square(to as u16))
+                    && !self.attacked_after(k, them, from, NONE, to, to, NONE)
             } else if !pins.pinned.has(Square(from as u16)) {
                 true
             } else {
@@ -562,14 +656,13 @@ impl VyrtPosition {
         let push = push::<COUNT>;
         let pt = self.pawn_tables();
         let promo_y = PROMOTION_Y[us];
-        for from in (own & !single(k)).iter() {
-            let from = from.index();
+        each_square(own & !single(k), |from| {
             let kind = self.board[from] & 7;
             match kind {
                 PAWN => {
                     let ahead = pt.push[us][from] as usize;
                     let promotes = ahead / 12 == promo_y;
-                    if self.board[ahead] == 0 && (!NOISY || promotes) {
+                    if (!NOISY || promotes) && self.board[ahead] == 0 {
                         if ok(from, ahead) {
                             if promotes {
                                 for p in [QUEEN, ROOK, BISHOP, KNIGHT_K] {
@@ -619,25 +712,24 @@ impl VyrtPosition {
                     }
                 }
                 _ => {
-                    let slides = SLIDES[kind as usize];
+                    // The families the unit slides along, one bit each, lowest first.
+                    let mut families = SLIDES[kind as usize];
                     // `free`: every square the unit reaches is a legal move.
                     let free = PSEUDO || !CHECK && !pins.pinned.has(Square(from as u16));
                     let mut diag_reach = 0u16;
-                    for f in 0..4 {
-                        if slides >> f & 1 == 0 {
-                            continue;
-                        }
+                    while families != 0 {
+                        let f = families.trailing_zeros() as usize;
+                        families &= families - 1;
                         let (l, p) = SQ_LINES[from][f];
                         let (l, p) = (l as usize, p as u32);
                         let all = self.occ[0][f][l] | self.occ[1][f][l];
                         let mut reach = circle_attack(all, p) & !self.occ[us][f][l];
                         // The two diagonals meet again at the opposite square, six steps
                         // along both: reached along both, it is still one move (R8).
-                        let opposite = 1u16 << ((p + 6) % 12);
                         if f == 2 {
-                            diag_reach = reach & opposite;
+                            diag_reach = reach & 1u16 << ((p + 6) % 12);
                         } else if f == 3 && diag_reach != 0 {
-                            reach &= !opposite;
+                            reach &= !(1u16 << ((p + 6) % 12));
                         }
                         if NOISY {
                             reach &= self.occ[them][f][l];
@@ -657,7 +749,7 @@ impl VyrtPosition {
                     }
                 }
             }
-        }
+        });
         // The King: every neighbour not held by its own side and not attacked once the King
         // has left its square (a slider's line through the King goes on behind it).
         for to in (KING[k] & target_mask).iter() {

@@ -188,6 +188,32 @@ const fn leaper_table(offsets: &[Offset; 8]) -> [Bb; N] {
 /// The eight Knight targets of every square (the core's Knight leaps, wrapped).
 pub static KNIGHT: [Bb; N] = leaper_table(&geometry::KNIGHT);
 
+/// The squares that share a line of any family with each square (the square itself left
+/// out): a move touching none of these cannot open or close a line to that square.
+pub static LINES_THROUGH: [Bb; N] = {
+    let mut t = [Wide([0; 3]); N];
+    let mut s = 0;
+    while s < N {
+        let a = square_lines(s);
+        let mut b = [0u64; 3];
+        let mut o = 0;
+        while o < N {
+            let c = square_lines(o);
+            let mut f = 0;
+            while f < 4 {
+                if o != s && a[f].0 == c[f].0 {
+                    b = bb_with(b, o);
+                }
+                f += 1;
+            }
+            o += 1;
+        }
+        t[s] = Wide(b);
+        s += 1;
+    }
+    t
+};
+
 /// The eight King neighbours of every square (the core's King steps, wrapped).
 pub static KING: [Bb; N] = leaper_table(&geometry::KING);
 
@@ -370,7 +396,7 @@ pub static CASTLE_LOSS: [u8; N] = {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use menagerie_core::BitBoard;
+    use menagerie_core::{BitBoard, Square};
 
     #[test]
     fn lines_are_circles() {
@@ -415,6 +441,17 @@ mod tests {
         for s in 0..N {
             assert_eq!(KNIGHT[s].count(), 8);
             assert_eq!(KING[s].count(), 8);
+        }
+    }
+
+    #[test]
+    fn every_square_shares_a_line_with_43_others() {
+        // 11 along the rank, 11 along the file, 11 along each diagonal, less the square
+        // opposite, where the two diagonals meet again.
+        for s in 0..N {
+            assert_eq!(LINES_THROUGH[s].count(), 43);
+            assert!(!LINES_THROUGH[s].has(Square(s as u16)));
+            assert!(LINES_THROUGH[s].has(Square(sq(s as i32 % 12 + 6, s as i32 / 12 + 6) as u16)));
         }
     }
 }

@@ -530,6 +530,24 @@ fn compare(pos: &VyrtPosition, reference: &Ref) -> Vec<menagerie_vyrt::VyrtMove>
         "check in {}",
         pos.fen()
     );
+    // The search's check hint: exact after every move but castling and en passant, for
+    // which it must say "may".
+    for &m in &moves {
+        let mut child = pos.clone();
+        child.play(m);
+        let may = pos.may_give_check(m);
+        if m.is_castling() || m.is_en_passant() {
+            assert!(may, "{} in {}", pos.move_text(m), pos.fen());
+        } else {
+            assert_eq!(
+                may,
+                child.is_check(),
+                "gives check: {} in {}",
+                pos.move_text(m),
+                pos.fen()
+            );
+        }
+    }
     moves
 }
 

@@ -46,39 +46,45 @@ impl VyrtPosition {
             } else {
                 Wide::EMPTY
             };
-            let pawns = self.pawns[c];
-            t.units[0] = pawns.count() as i32;
-            each_square(pawns, |s| {
-                t.pawns_by_steps[usize::from(steps[c][s]).min(11)] += 1;
-            });
-            if any(pawns & pt.zone_attackers[c][enemy_king]) {
-                for &n in &KING_STEPS[enemy_king] {
-                    att[n as usize] += (pawns & pt.attackers[c][n as usize]).count() as u8;
-                }
+            // Units and pawn rows are kept by `put` and `take`; a pawn's pushes to go depend
+            // on its row alone.
+            let counts = &self.counts[c];
+            t.units = [PAWN, KNIGHT_K, BISHOP, ROOK, QUEEN].map(|k| i32::from(counts[k as usize]));
+            for (y, &n) in self.pawn_rows[c].iter().enumerate() {
+                t.pawns_by_steps[usize::from(steps[c][y * 12]).min(11)] += i32::from(n);
             }
+            // A pawn that can hit the zone adds one on each square it captures on: only the
+            // zone's squares are ever read, so the others need no test.
+            each_square(self.pawns[c] & pt.zone_attackers[c][enemy_king], |s| {
+                for to in pt.captures[c][s] {
+                    att[usize::from(to)] += 1;
+                }
+            });
+            t.reach = 8 * t.units[1];
             each_square(self.knights[c], |s| {
-                t.units[1] += 1;
-                t.reach += 8;
                 each_square(KNIGHT[s] & zone_bb, |hit| att[hit as u8 as usize] += 1);
             });
-            let sliders = self.units[c] & !(self.pawns[c] | self.knights[c]);
+            let king = single(usize::from(self.king[c]).min(NONE));
+            let sliders = self.units[c] & !(self.pawns[c] | self.knights[c] | king);
             each_square(sliders, |s| {
                 let kind = self.board[s] & 7;
-                if kind == KING_K {
-                    return;
-                }
-                let slides = SLIDES[kind as usize];
+                // The families the unit slides along, one bit each.
+                let mut families = SLIDES[kind as usize];
                 let mut reach = 0;
-                for f in 0..4 {
-                    if slides >> f & 1 == 0 {
-                        continue;
-                    }
+                while families != 0 {
+                    let f = families.trailing_zeros() as usize;
+                    families &= families - 1;
                     let (l, p) = SQ_LINES[s][f];
                     let (l, p) = (l as usize, p as u32);
                     let occ = self.occ[0][f][l] | self.occ[1][f][l];
                     let [up, down, len] = CIRCLE_ROUTES[(rot_down(occ, p) >> 1) as usize];
                     reach += i32::from(len);
-                    let z = rot_down(zone[f][l], p) as u16;
+                    // Most lines miss the King's neighbours altogether.
+                    let zone_line = zone[f][l];
+                    if zone_line == 0 {
+                        continue;
+                    }
+                    let z = rot_down(zone_line, p) as u16;
                     if (up | down) & z == 0 {
                         continue;
                     }
@@ -95,7 +101,6 @@ impl VyrtPosition {
                 if kind == QUEEN {
                     reach /= 2;
                 }
-                t.units[kind as usize - 1] += 1;
                 t.reach += reach;
             });
         }
@@ -111,21 +116,16 @@ impl VyrtPosition {
                 .iter()
                 .map(|&n| i32::from(enemy[n as usize].min(2)))
                 .sum();
-            t.shelter = (self.units[c] & KING[k]).count() as i32;
+            // Eight look-ups cost less than counting a three-word set in software.
+            let own = (c as u8) << 3 | 7;
+            t.shelter = KING_STEPS[k]
+                .iter()
+                .map(|&n| {
+                    let code = self.board[n as usize];
+                    i32::from(code != 0 && code | 7 == own)
+                })
+                .sum();
         }
         terms
-    }
-}
-
-/// Calls `f` with every square of `b`, lowest first: one word at a time, which costs less
-/// than asking the set for its first square again and again.
-#[inline(always)]
-fn each_square(b: Bb, mut f: impl FnMut(usize)) {
-    for (i, &word) in b.0.iter().enumerate() {
-        let mut w = word;
-        while w != 0 {
-            f(i * 64 + w.trailing_zeros() as usize);
-            w &= w - 1;
-        }
     }
 }
