@@ -634,8 +634,7 @@ pub fn session(
             continue;
         } else if eof && s.search.is_none() {
             break;
-        } else if let (Some(deadline), Some((_, Purpose::Move, flag))) = (eof_deadline, &s.search)
-        {
+        } else if let (Some(deadline), Some((_, Purpose::Move, flag))) = (eof_deadline, &s.search) {
             match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
                 Ok(ev) => Some(ev),
                 Err(RecvTimeoutError::Timeout) => {
