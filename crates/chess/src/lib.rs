@@ -125,6 +125,9 @@ impl Position for Chess {
     fn is_check(&self) -> bool {
         self.in_check()
     }
+    fn may_give_check(&self, mv: Move) -> bool {
+        self.gives_check(mv)
+    }
     fn null_move(&self) -> Option<Self> {
         // Zugzwang is common when a side has only King and Pawns: no pass there.
         let own = self.by_color[self.turn.index()];

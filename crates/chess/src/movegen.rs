@@ -239,6 +239,49 @@ impl Chess {
         }
     }
 
+    /// Whether the legal move `mv` gives check: exact for ordinary moves (the moved piece's
+    /// own attacks on the enemy King, and a slider's line opened by leaving `from`),
+    /// `true` for castling and en passant (rare; left to playing them).
+    pub fn gives_check(&self, mv: Move) -> bool {
+        if mv.kind != MoveKind::Normal {
+            return true;
+        }
+        let t = tables();
+        let us = self.turn;
+        let king = self.king_square(us.other());
+        let (from, to) = (usize::from(mv.from), usize::from(mv.to));
+        let occ = (self.occupied() & !(1u64 << from)) | 1u64 << to;
+        let role = match mv.promotion {
+            Some(r) => r,
+            None => match self.piece_at(mv.from) {
+                Some((_, r)) => r,
+                None => return true,
+            },
+        };
+        let direct = match role {
+            Role::Pawn => t.pawn[us.index()][to],
+            Role::Knight => t.knight[to],
+            Role::Bishop => t.bishop(to, occ),
+            Role::Rook => t.rook(to, occ),
+            Role::Queen => t.queen(to, occ),
+            Role::King => 0,
+        };
+        if direct & (1u64 << king) != 0 {
+            return true;
+        }
+        // A line opened towards the King: only through `from`, so only when `from` is on
+        // one of the King's lines.
+        if t.line[king][from] == 0 {
+            return false;
+        }
+        let queens = self.pieces(us, Role::Queen);
+        // The moved piece itself is no longer on `from`.
+        let gone = !(1u64 << from);
+        let straight = (self.pieces(us, Role::Rook) | queens) & gone;
+        let diagonal = (self.pieces(us, Role::Bishop) | queens) & gone;
+        t.rook(king, occ) & straight != 0 || t.bishop(king, occ) & diagonal != 0
+    }
+
     /// The legal moves.
     pub fn moves(&self) -> Vec<Move> {
         let mut v = Vec::with_capacity(64);

@@ -62,3 +62,47 @@ fn random_games_keep_incremental_state_exact() {
         assert_eq!(pos.perft(2), perft_generic(&pos, 2));
     }
 }
+
+/// Along random games from positions rich in pins, checks and promotions, `gives_check`
+/// says exactly whether each legal ordinary move checks, and never denies a check.
+#[test]
+fn gives_check_agrees_with_playing_the_move() {
+    let starts = [
+        SEEDS[0],
+        SEEDS[1],
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    ];
+    let mut rng = KeyGen::new(11);
+    let (mut checks, mut tried) = (0, 0);
+    for start in starts {
+        for _ in 0..40 {
+            let mut pos = Chess::from_fen(start).expect("a valid FEN");
+            for _ in 0..60 {
+                let moves = pos.moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &mv in &moves {
+                    let mut child = pos.clone();
+                    child.play(mv);
+                    let said = pos.gives_check(mv);
+                    if mv.kind == menagerie_chess::board::MoveKind::Normal {
+                        assert_eq!(said, child.is_check(), "{} {mv:?}", pos.fen());
+                    } else {
+                        assert!(said || !child.is_check(), "{} {mv:?}", pos.fen());
+                    }
+                    tried += 1;
+                    checks += usize::from(child.is_check());
+                }
+                pos.play(moves[(rng.next() as usize) % moves.len()]);
+            }
+        }
+    }
+    // The walk reached enough checking moves to mean something.
+    assert!(
+        tried > 100_000 && checks > 2_000,
+        "{tried} moves, {checks} checks"
+    );
+}
