@@ -221,6 +221,59 @@ fn minor_terms<K: Sink>(
 /// Adds every term of `pos` to `sink` from White's point of view and returns the game
 /// phase (24 with all pieces on the board, fewer as they leave, never more).
 pub fn terms<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
+    let passed = pawn_terms(pos, sink);
+    other_terms(pos, sink, passed)
+}
+
+/// Ranks a pawn of `color` on `sq` has advanced from its own first rank.
+fn advance(color: Color, sq: usize) -> usize {
+    if color == Color::White {
+        sq / 8
+    } else {
+        7 - sq / 8
+    }
+}
+
+/// Adds the terms of the pawns alone (their material, squares and structure) to `sink`,
+/// and returns each side's passed pawns (White, Black). They depend on the pawns only, so
+/// the engine keeps them by pawn structure ([`white_score`]).
+pub fn pawn_terms<K: Sink>(pos: &Chess, sink: &mut K) -> [u64; 2] {
+    let mut passed = [0u64; 2];
+    for color in Color::BOTH {
+        let sign = if color == Color::White { 1 } else { -1 };
+        let flip = if color == Color::White { 56 } else { 0 };
+        let pawns = pos.pieces(color, Role::Pawn);
+        let their_pawns = pos.pieces(color.other(), Role::Pawn);
+        let cover = pawn_attacks(color, pawns);
+        let r = Role::Pawn as usize;
+        for sq in bits(pawns) {
+            sink.add(MATERIAL + r, sign);
+            sink.add(PST + r * 64 + (sq ^ flip), sign);
+            let file = FILE_A << (sq % 8);
+            let adv = advance(color, sq);
+            if front_span(color, sq) & their_pawns == 0 {
+                passed[color.index()] |= 1u64 << sq;
+                sink.add(PASSED + adv, sign);
+            }
+            if (pawns & file).count_ones() > 1 {
+                sink.add(DOUBLED, sign);
+            }
+            let beside = ((file & !(FILE_A << 7)) << 1) | ((file & !FILE_A) >> 1);
+            if pawns & beside == 0 {
+                sink.add(ISOLATED, sign);
+            }
+            let rank = 0xFFu64 << (sq / 8 * 8);
+            if cover & (1u64 << sq) != 0 || pawns & beside & rank != 0 {
+                sink.add(CONNECTED + adv, sign);
+            }
+        }
+    }
+    passed
+}
+
+/// Adds every term but the pawns' own ([`pawn_terms`], whose passed pawns are `passed`) and
+/// returns the game phase.
+fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
     let t = tables();
     let occ = pos.occupied();
     let mut phase = 0;
@@ -233,8 +286,6 @@ pub fn terms<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
     let mut by_minor = [0u64; 2];
     let mut by_rook = [0u64; 2];
     let mut by_any = cover;
-    // Each side's passed pawns, for the terms that need both sides' attacks.
-    let mut passed = [0u64; 2];
     for color in Color::BOTH {
         let sign = if color == Color::White { 1 } else { -1 };
         let flip = if color == Color::White { 56 } else { 0 };
@@ -251,46 +302,17 @@ pub fn terms<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
         let mut attackers = 0;
 
         for role in Role::ALL {
+            if role == Role::Pawn {
+                continue;
+            }
             let r = role as usize;
             for sq in bits(pos.pieces(color, role)) {
                 phase += PHASE[r];
                 sink.add(MATERIAL + r, sign);
                 sink.add(PST + r * 64 + (sq ^ flip), sign);
                 let (attacks, mobility, zone_weight) = match role {
-                    Role::Pawn => {
-                        let file = FILE_A << (sq % 8);
-                        let adv = if color == Color::White {
-                            sq / 8
-                        } else {
-                            7 - sq / 8
-                        };
-                        if front_span(color, sq) & their_pawns == 0 {
-                            passed[us] |= 1u64 << sq;
-                            sink.add(PASSED + adv, sign);
-                            let stop = if color == Color::White {
-                                sq + 8
-                            } else {
-                                sq - 8
-                            };
-                            if occ & (1u64 << stop) != 0 {
-                                sink.add(PASSED_BLOCKED + adv, sign);
-                            }
-                            sink.add(PASSED_OWN_KING + adv, sign * distance(own_king, stop));
-                            sink.add(PASSED_THEIR_KING + adv, sign * distance(their_king, stop));
-                        }
-                        if (pawns & file).count_ones() > 1 {
-                            sink.add(DOUBLED, sign);
-                        }
-                        let beside = ((file & !(FILE_A << 7)) << 1) | ((file & !FILE_A) >> 1);
-                        if pawns & beside == 0 {
-                            sink.add(ISOLATED, sign);
-                        }
-                        let rank = 0xFFu64 << (sq / 8 * 8);
-                        if cover[us] & (1u64 << sq) != 0 || pawns & beside & rank != 0 {
-                            sink.add(CONNECTED + adv, sign);
-                        }
-                        continue;
-                    }
+                    // Skipped above: material, squares and structure come from `pawn_terms`.
+                    Role::Pawn => continue,
                     Role::Knight => {
                         minor_terms(sink, color, sq, 0, pawns, &cover, their_pawns);
                         let a = t.knight[sq];
@@ -356,6 +378,19 @@ pub fn terms<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
                 }
             }
         }
+        for sq in bits(passed[us]) {
+            let adv = advance(color, sq);
+            let stop = if color == Color::White {
+                sq + 8
+            } else {
+                sq - 8
+            };
+            if occ & (1u64 << stop) != 0 {
+                sink.add(PASSED_BLOCKED + adv, sign);
+            }
+            sink.add(PASSED_OWN_KING + adv, sign * distance(own_king, stop));
+            sink.add(PASSED_THEIR_KING + adv, sign * distance(their_king, stop));
+        }
         if pos.pieces(color, Role::Bishop).count_ones() >= 2 {
             sink.add(BISHOP_PAIR, sign);
         }
@@ -397,12 +432,7 @@ pub fn terms<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
         for sq in bits(passed[us]) {
             let way = front_span(color, sq) & (FILE_A << (sq % 8));
             if way & (occ | by_any[them.index()]) == 0 {
-                let adv = if color == Color::White {
-                    sq / 8
-                } else {
-                    7 - sq / 8
-                };
-                sink.add(PASSED_FREE + adv, sign);
+                sink.add(PASSED_FREE + advance(color, sq), sign);
             }
         }
     }
@@ -410,9 +440,55 @@ pub fn terms<K: Sink>(pos: &Chess, sink: &mut K) -> i32 {
     phase.min(24)
 }
 
+/// Slots of each thread's pawn-structure cache (a power of two; 48 bytes a slot).
+const PAWN_CACHE_SIZE: usize = 1 << 11;
+
+/// One pawn structure's terms: White's and Black's pawns, the weighted sum of
+/// [`pawn_terms`] and the passed pawns.
+#[derive(Clone, Copy, Default)]
+struct PawnEntry {
+    pawns: [u64; 2],
+    mg: i32,
+    eg: i32,
+    passed: [u64; 2],
+}
+
+thread_local! {
+    /// The pawn-structure cache of this thread: a search meets few pawn structures, and
+    /// their terms are a fifth of the evaluation.
+    static PAWN_CACHE: std::cell::RefCell<Vec<PawnEntry>> =
+        std::cell::RefCell::new(vec![PawnEntry::default(); PAWN_CACHE_SIZE]);
+}
+
 /// The weighted sum of `pos`'s terms, tapered by phase, from White's point of view.
 pub fn white_score(pos: &Chess) -> i32 {
-    let mut s = Sum::default();
-    let phase = terms(pos, &mut s);
+    let pawns = [
+        pos.pieces(Color::White, Role::Pawn),
+        pos.pieces(Color::Black, Role::Pawn),
+    ];
+    let hash = (pawns[0].wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ pawns[1])
+        .wrapping_mul(0xff51_afd7_ed55_8ccd);
+    let slot = (hash >> 53) as usize & (PAWN_CACHE_SIZE - 1);
+    let entry = PAWN_CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let e = &mut cache[slot];
+        // An empty slot holds the structure without pawns, whose terms are all zero.
+        if e.pawns != pawns {
+            let mut s = Sum::default();
+            let passed = pawn_terms(pos, &mut s);
+            *e = PawnEntry {
+                pawns,
+                mg: s.mg,
+                eg: s.eg,
+                passed,
+            };
+        }
+        *e
+    });
+    let mut s = Sum {
+        mg: entry.mg,
+        eg: entry.eg,
+    };
+    let phase = other_terms(pos, &mut s, entry.passed);
     (s.mg * phase + s.eg * (24 - phase)) / 24
 }
