@@ -70,6 +70,9 @@ const ASPIRATION_MAX: i32 = 600;
 /// The clock is read once every this many nodes, a power of two (the node limit and the stop signal are
 /// checked at every node).
 const TIME_CHECK_NODES: u64 = 256;
+/// How far below the table's score the other moves must all stay for the hash move to be
+/// singular, per ply of depth, in centipawns.
+const SINGULAR_MARGIN: i32 = 2;
 /// History slots per side to move (moves are folded into them by a hash).
 const HISTORY_SIZE: usize = 16384;
 /// The bound of a history score: updates are scaled by the distance to it (gravity), so a
@@ -410,6 +413,9 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     after_null: Vec<bool>,
     /// The static score at each ply of the current line (`None` in check).
     evals: Vec<Option<i32>>,
+    /// The move a singular-extension search leaves out at each ply (`None` in every other
+    /// search).
+    excluded: Vec<Option<P::Move>>,
     /// Late-move reductions by depth and move number, `ln d · ln i / 2.25` rounded down.
     lmr: Vec<[u8; 64]>,
     nodes: u64,
@@ -555,6 +561,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             rep_floor: 0,
             after_null: vec![false; MAX_PLY + 2],
             evals: vec![None; MAX_PLY + 2],
+            excluded: vec![None; MAX_PLY + 2],
             lmr: (0..64)
                 .map(|d| {
                     let mut row = [0u8; 64];
@@ -1337,12 +1344,17 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         // The hash table first: a cut-off there saves generating the moves. Only positions
         // with legal moves are ever stored, so a hit is never a terminal position.
         let key = pos.key();
+        let excluded = self.excluded[ply];
         let mut tt_move = None;
+        // The table's score, depth and bound, for singular extensions.
+        let mut tt_found = None;
         if !rule_draw {
             if let Some(e) = self.tt.probe(key) {
                 tt_move = e.mv;
                 let s = from_tt(e.score, ply);
-                if !pv_node && ply > 0 && i32::from(e.depth) >= depth {
+                tt_found = Some((s, i32::from(e.depth), e.bound));
+                // A search without one move is no search of this position: no cut-off.
+                if !pv_node && ply > 0 && excluded.is_none() && i32::from(e.depth) >= depth {
                     let cut = match e.bound {
                         Bound::Exact => true,
                         Bound::Lower => s >= beta,
@@ -1401,7 +1413,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         };
         // Reverse futility pruning: near the horizon, a static score this far above beta
         // will not fall below it in the few plies left.
-        if !pv_node && ply > 0 && depth <= RFP_DEPTH && !is_win_score(beta) {
+        if !pv_node && ply > 0 && depth <= RFP_DEPTH && !is_win_score(beta) && excluded.is_none() {
             if let Some(e) = static_eval {
                 if e - RFP_MARGIN * depth >= beta {
                     return e;
@@ -1416,6 +1428,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             && ply > 0
             && depth >= 3
             && !self.after_null[ply]
+            && excluded.is_none()
             && !is_win_score(beta)
             && static_eval.is_some_and(|e| e >= beta)
         {
@@ -1529,6 +1542,46 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             }
             scored.swap(i, j);
             let Ordered { mv, noisy, .. } = scored[i];
+            if Some(mv) == excluded {
+                scored[i].score = i32::MIN;
+                continue;
+            }
+            // Singular extension: when every other move, searched shallower, falls clearly
+            // below the table's score for the hash move, that move is the only good one and
+            // is searched a ply deeper. When even the others hold beta, the node cuts off
+            // (several moves refute the line).
+            let mut singular = 0;
+            if let Some((tt_score, tt_depth, tt_bound)) = tt_found {
+                if ply > 0
+                    && excluded.is_none()
+                    && self.eval.singular_depth().is_some_and(|d| depth >= d)
+                    && Some(mv) == hash_move
+                    && tt_bound != Bound::Upper
+                    && tt_depth >= depth - 3
+                    && !is_win_score(tt_score)
+                {
+                    let singular_beta = tt_score - SINGULAR_MARGIN * depth;
+                    self.excluded[ply] = Some(mv);
+                    let s = self.negamax(
+                        pos,
+                        (depth - 1) / 2,
+                        singular_beta - 1,
+                        singular_beta,
+                        ply,
+                        false,
+                        in_check,
+                    );
+                    self.excluded[ply] = None;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if s < singular_beta {
+                        singular = 1;
+                    } else if singular_beta >= beta {
+                        return singular_beta;
+                    }
+                }
+            }
             // A quiet move that is pruned unless it gives check, and that the position says
             // cannot give check, is skipped without being played: the same decision as
             // below, without the copy, the move, its key and the check test.
@@ -1563,7 +1616,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 continue;
             }
             look_ahead = true;
-            let extension = i32::from(gives_check && ply < 2 * depth as usize + 4);
+            let extension = i32::from(gives_check && ply < 2 * depth as usize + 4).max(singular);
             let new_depth = depth - 1 + extension;
             let score = if i == 0 {
                 -self.negamax(
@@ -1666,8 +1719,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         } else {
             Bound::Upper
         };
-        // A root searched without its best moves (MultiPV) has no true score to store.
-        if ply > 0 || self.root_excluded.is_empty() {
+        // A root searched without its best moves (MultiPV), or a node without its hash
+        // move, has no true score to store.
+        if (ply > 0 || self.root_excluded.is_empty()) && excluded.is_none() {
             self.tt
                 .store(key, best_move, to_tt(best, ply), depth as i16, bound);
         }

@@ -118,6 +118,25 @@ impl Evaluator<Toy> for NoisyEval {
     }
 }
 
+/// [`NoisyEval`] with singular extensions from depth 2, so small searches exercise them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SingularEval;
+
+impl Evaluator<Toy> for SingularEval {
+    fn evaluate(&self, pos: &Toy, mobility: Mobility) -> i32 {
+        NoisyEval.evaluate(pos, mobility)
+    }
+    fn material(&self, _pos: &Toy) -> i32 {
+        0
+    }
+    fn uses_mobility(&self) -> bool {
+        false
+    }
+    fn singular_depth(&self) -> Option<i32> {
+        Some(2)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,6 +237,22 @@ mod tests {
         );
         // Six plies: Black makes the last move, and the search sees it to the end.
         assert_eq!(r.last.score, crate::Score::LossIn(6));
+    }
+
+    /// Singular extensions change the tree (they fire), but a forced result is still found
+    /// exactly: a search without the hash move never stores or returns a false score.
+    #[test]
+    fn singular_extensions_keep_forced_results() {
+        let game = Toy::new(10, 3, false);
+        let mut plain = searcher();
+        let mut singular = Searcher::new(SingularEval, 1);
+        let a = plain.search(&game, &[], &Limits::depth(8), |_| {});
+        let b = singular.search(&game, &[], &Limits::depth(8), |_| {});
+        assert_ne!(a.nodes, b.nodes);
+        assert!(b.best.is_some_and(|m| m < 3));
+        let deep = singular.search(&game, &[], &Limits::depth(12), |_| {});
+        // Ten plies: Black makes the last move.
+        assert_eq!(deep.last.score, crate::Score::LossIn(10));
     }
 
     #[test]

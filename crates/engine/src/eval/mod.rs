@@ -53,6 +53,13 @@ pub trait Evaluator<P: Position>: Send + Sync {
         None
     }
 
+    /// The depth from which a hash move that every other move falls clearly below is
+    /// searched a ply deeper (singular extension), for games where it was measured to
+    /// help. `None` (the default): never.
+    fn singular_depth(&self) -> Option<i32> {
+        None
+    }
+
     /// How many captures quiescence tries per position from
     /// [`crate::search::QS_NARROW_DEPTH`] plies past the horizon on, the best-ordered first.
     /// The default, [`crate::search::QS_NARROW_WIDTH`], bounds the capture chains of games

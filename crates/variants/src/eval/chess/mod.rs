@@ -151,6 +151,11 @@ impl Evaluator<Chess> for ChessEval {
         None
     }
 
+    fn singular_depth(&self) -> Option<i32> {
+        // Measured in self-play at 20,000 nodes a move (docs/engine.md).
+        Some(6)
+    }
+
     fn aspiration_window(&self) -> Option<i32> {
         // Measured in self-play at 20,000 nodes a move (docs/engine.md).
         Some(30)
