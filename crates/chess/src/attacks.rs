@@ -175,12 +175,11 @@ fn build(rook_magics: &[u64; 64], bishop_magics: &[u64; 64]) -> Tables {
             let mut attempt = 0u32;
             // The stored magic first (finding one takes a third of a second at every start);
             // a search only if it no longer fits (a changed table).
-            let stored = if is_rook {
+            let mut candidate = if is_rook {
                 rook_magics[sq.index()]
             } else {
                 bishop_magics[sq.index()]
             };
-            let mut candidate = stored;
             let magic = loop {
                 attempt += 1;
                 let slots = &mut t.slider[offset..];

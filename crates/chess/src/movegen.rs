@@ -274,12 +274,9 @@ impl Chess {
         if t.line[king][from] == 0 {
             return false;
         }
-        let queens = self.pieces(us, Role::Queen);
-        // The moved piece itself is no longer on `from`.
-        let gone = !(1u64 << from);
-        let straight = (self.pieces(us, Role::Rook) | queens) & gone;
-        let diagonal = (self.pieces(us, Role::Bishop) | queens) & gone;
-        t.rook(king, occ) & straight != 0 || t.bishop(king, occ) & diagonal != 0
+        // Before the move nothing of ours attacked the King, so any attacker now (the moved
+        // piece aside, which no longer stands on `from`) is a slider whose line opened.
+        self.attackers(t, king, us, occ) & !(1u64 << from) != 0
     }
 
     /// The legal moves.

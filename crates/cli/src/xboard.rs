@@ -617,9 +617,8 @@ pub fn session(
         out,
         bounds,
     };
-    let mut eof = false;
-    // At the end of input a move being chosen gets a while to end by its limits, then is
-    // played at once (as `?`): a clock of days must not hold the session.
+    // Set at the end of input: a move being chosen gets until then to end by its limits,
+    // then is played at once (as `?`), so a clock of days cannot hold the session.
     let mut eof_deadline: Option<Instant> = None;
     loop {
         // Held lines wait only for a move being chosen; analysis takes them at once.
@@ -628,11 +627,11 @@ pub fn session(
             s.held.pop_front().map(Event::Line)
         } else if let Some(l) = s.queued.pop_front() {
             Some(Event::Line(l))
-        } else if eof && matches!(s.search, Some((_, Purpose::Analyse, _))) {
+        } else if eof_deadline.is_some() && matches!(s.search, Some((_, Purpose::Analyse, _))) {
             // Analysis never ends by itself: at the end of input, stop it and leave.
             s.halt(&rx);
             continue;
-        } else if eof && s.search.is_none() {
+        } else if eof_deadline.is_some() && s.search.is_none() {
             break;
         } else if let (Some(deadline), Some((_, Purpose::Move, flag))) = (eof_deadline, &s.search) {
             match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
@@ -650,7 +649,6 @@ pub fn session(
             None => break,
             Some(Event::Eof) => {
                 // The end of input: let a move being chosen finish, then stop.
-                eof = true;
                 eof_deadline = Some(Instant::now() + s.bounds.stray_patience);
                 if matches!(s.search, Some((_, Purpose::Analyse, _))) {
                     s.halt(&rx);

@@ -166,6 +166,11 @@ fn front_span(color: Color, sq: usize) -> u64 {
     files & ahead
 }
 
+/// The files beside the file mask `file` (one or two).
+fn files_beside(file: u64) -> u64 {
+    ((file & !(FILE_A << 7)) << 1) | ((file & !FILE_A) >> 1)
+}
+
 fn pawn_attacks(color: Color, pawns: u64) -> u64 {
     let not_a = !FILE_A;
     let not_h = !(FILE_A << 7);
@@ -201,7 +206,7 @@ fn minor_terms<K: Sink>(
     // An enemy pawn on a file beside, further back than this square, could still come to
     // attack it.
     let file = FILE_A << (sq % 8);
-    let beside = ((file & !(FILE_A << 7)) << 1) | ((file & !FILE_A) >> 1);
+    let beside = files_beside(file);
     if enemy_half
         && cover[color.index()] & (1u64 << sq) != 0
         && front_span(color, sq) & beside & their_pawns == 0
@@ -258,7 +263,7 @@ pub fn pawn_terms<K: Sink>(pos: &Chess, sink: &mut K) -> [u64; 2] {
             if (pawns & file).count_ones() > 1 {
                 sink.add(DOUBLED, sign);
             }
-            let beside = ((file & !(FILE_A << 7)) << 1) | ((file & !FILE_A) >> 1);
+            let beside = files_beside(file);
             if pawns & beside == 0 {
                 sink.add(ISOLATED, sign);
             }
