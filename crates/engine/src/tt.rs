@@ -2,8 +2,9 @@
 //! key. The first entry keeps the deeper result when two positions compete for it (entries
 //! from older searches give way), the second always takes the newest, so a deep result
 //! never locks recent work out (which matters most when several threads fill one table).
-//! It is shared by the threads of a parallel search: each slot has its own lock, so a probe
-//! never sees half an entry and threads seldom wait for one another.
+//! It is shared by the threads of a parallel search: each bucket has its own lock, so a
+//! probe never sees half an entry and threads seldom wait for one another; a probe or a
+//! store takes that one lock once.
 
 use crate::score::WIN_BOUND;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -38,62 +39,60 @@ pub struct Entry<M> {
 
 /// A fixed-size transposition table for moves of type `M`, safe to share between threads.
 pub struct Table<M> {
-    slots: Vec<Mutex<Option<Entry<M>>>>,
+    buckets: Vec<Mutex<[Option<Entry<M>>; 2]>>,
     age: AtomicU8,
 }
 
 impl<M: Copy> Table<M> {
-    /// A table of about `mb` megabytes (a power of two number of slots, at least 1024, in
-    /// buckets of two).
+    /// A table of about `mb` megabytes (a power of two number of buckets of two entries, at
+    /// least 512).
     pub fn new(mb: usize) -> Self {
-        let size = std::mem::size_of::<Mutex<Option<Entry<M>>>>().max(1);
-        let wanted = (mb.max(1) * 1024 * 1024 / size).max(1024);
-        let slots = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let size = std::mem::size_of::<Mutex<[Option<Entry<M>>; 2]>>().max(1);
+        let wanted = (mb.max(1) * 1024 * 1024 / size).max(512);
+        let buckets = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         Table {
-            slots: (0..slots).map(|_| Mutex::new(None)).collect(),
+            buckets: (0..buckets).map(|_| Mutex::new([None, None])).collect(),
             age: AtomicU8::new(0),
         }
     }
     /// Forgets everything.
     pub fn clear(&self) {
-        self.slots.iter().for_each(|s| *lock(s) = None);
+        self.buckets.iter().for_each(|b| *lock(b) = [None, None]);
         self.age.store(0, Ordering::Relaxed);
     }
     /// Marks a new search: older entries become replaceable.
     pub fn new_search(&self) {
         self.age.fetch_add(1, Ordering::Relaxed);
     }
-    /// The first slot of `key`'s bucket (the second is the next one).
-    fn index(&self, key: u64) -> usize {
-        (key as usize) & (self.slots.len() - 1) & !1
+    /// `key`'s bucket (keys that differ only in the lowest bit share one).
+    fn bucket(&self, key: u64) -> &Mutex<[Option<Entry<M>>; 2]> {
+        &self.buckets[(key >> 1) as usize & (self.buckets.len() - 1)]
     }
     /// The entry for `key`, if stored.
     pub fn probe(&self, key: u64) -> Option<Entry<M>> {
-        let i = self.index(key);
-        lock(&self.slots[i])
-            .filter(|e| e.key == key)
-            .or_else(|| lock(&self.slots[i + 1]).filter(|e| e.key == key))
+        let b = lock(self.bucket(key));
+        b[0].filter(|e| e.key == key)
+            .or_else(|| b[1].filter(|e| e.key == key))
     }
     /// Stores a result: over the same position's entry if either slot holds it, else in the
     /// first slot when it is deeper (or the old one is stale), else in the second.
     pub fn store(&self, key: u64, mv: Option<M>, score: i32, depth: i16, bound: Bound) {
         let age = self.age.load(Ordering::Relaxed);
-        let i = self.index(key);
-        let same = |j: usize| lock(&self.slots[j]).is_some_and(|o| o.key == key);
-        let target = if same(i) {
-            i
-        } else if same(i + 1) {
-            i + 1
+        let mut b = lock(self.bucket(key));
+        let same = |e: &Option<Entry<M>>| e.is_some_and(|o| o.key == key);
+        let target = if same(&b[0]) {
+            0
+        } else if same(&b[1]) {
+            1
         } else {
-            let first = *lock(&self.slots[i]);
-            match first {
-                Some(old) if old.age == age && depth < old.depth => i + 1,
-                _ => i,
+            match b[0] {
+                Some(old) if old.age == age && depth < old.depth => 1,
+                _ => 0,
             }
         };
-        let mut slot = lock(&self.slots[target]);
+        let slot = &mut b[target];
         // Keep the old move when the new result has none for the same position.
-        let mv = mv.or((*slot).filter(|o| o.key == key).and_then(|o| o.mv));
+        let mv = mv.or(slot.filter(|o| o.key == key).and_then(|o| o.mv));
         *slot = Some(Entry {
             key,
             mv,
