@@ -1616,7 +1616,18 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 continue;
             }
             look_ahead = true;
-            let extension = i32::from(gives_check && ply < 2 * depth as usize + 4).max(singular);
+            // A check extends the line unless the checking piece is simply lost (a check
+            // that gives up material for nothing rarely needs the extra ply).
+            let extension = i32::from(
+                gives_check
+                    && ply < 2 * depth as usize + 4
+                    && if noisy {
+                        !losing
+                    } else {
+                        !self.eval.loses_exchange(pos, mv)
+                    },
+            )
+            .max(singular);
             let new_depth = depth - 1 + extension;
             let score = if i == 0 {
                 -self.negamax(
