@@ -68,14 +68,20 @@ pub const PASSED_FREE: usize = OUTPOST + 2;
 pub const MINOR_BEHIND_PAWN: usize = PASSED_FREE + 8;
 /// Per own pawn on the squares of a Bishop's colour.
 pub const BISHOP_PAWNS: usize = MINOR_BEHIND_PAWN + 1;
+/// A square from which a piece (by role N B R Q, index 1 to 4) could give check, that the
+/// piece reaches, and that the King's side does not attack.
+pub const SAFE_CHECK: usize = BISHOP_PAWNS + 1;
+/// A square of the enemy King's zone attacked and defended by no enemy pawn, Knight,
+/// Bishop or Rook.
+pub const KING_ZONE_WEAK: usize = SAFE_CHECK + 5;
 /// The side to move.
-pub const TEMPO: usize = BISHOP_PAWNS + 1;
+pub const TEMPO: usize = KING_ZONE_WEAK + 1;
 /// How many weights there are.
 pub const COUNT: usize = TEMPO + 1;
 
 /// Each group of weights: its name, its first index and its length (the weights file and
 /// the tuner's report follow this order).
-pub const LAYOUT: [(&str, usize, usize); 30] = [
+pub const LAYOUT: [(&str, usize, usize); 32] = [
     ("material", MATERIAL, 6),
     ("pst", PST, 384),
     ("passed", PASSED, 8),
@@ -104,6 +110,8 @@ pub const LAYOUT: [(&str, usize, usize); 30] = [
     ("passed_free", PASSED_FREE, 8),
     ("minor_behind_pawn", MINOR_BEHIND_PAWN, 1),
     ("bishop_pawns", BISHOP_PAWNS, 1),
+    ("safe_check", SAFE_CHECK, 5),
+    ("king_zone_weak", KING_ZONE_WEAK, 1),
     ("tempo", TEMPO, 1),
     ("end", COUNT, 0),
 ];
@@ -290,6 +298,8 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
     // Squares each side attacks: by its minor pieces, its Rooks, and by anything.
     let mut by_minor = [0u64; 2];
     let mut by_rook = [0u64; 2];
+    // Attacks by role (P N B R Q), for the checks each side can give.
+    let mut by_role = [[0u64; 5]; 2];
     let mut by_any = cover;
     for color in Color::BOTH {
         let sign = if color == Color::White { 1 } else { -1 };
@@ -375,6 +385,7 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
                     }
                 };
                 by_any[us] |= attacks;
+                by_role[us][r] |= attacks;
                 sink.add(mobility + (attacks & safe).count_ones() as usize, sign);
                 let hits = (attacks & king_zone).count_ones() as i32;
                 if hits > 0 {
@@ -432,6 +443,29 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
                 sign * (by_rook[us] & victims).count_ones() as i32,
             );
         }
+        // Checks the defender cannot answer by taking the checking piece where it lands.
+        let ksq = pos.king_square(them);
+        let safe = !pos.color_pieces(color) & !by_any[them.index()];
+        let bishop_checks = t.bishop(ksq, occ);
+        let rook_checks = t.rook(ksq, occ);
+        let checks = [
+            0,
+            t.knight[ksq],
+            bishop_checks,
+            rook_checks,
+            bishop_checks | rook_checks,
+        ];
+        for r in 1..5 {
+            if by_role[us][r] & checks[r] & safe != 0 {
+                sink.add(SAFE_CHECK + r, sign);
+            }
+        }
+        let defended = cover[them.index()] | by_minor[them.index()] | by_rook[them.index()];
+        let zone = t.king[ksq];
+        sink.add(
+            KING_ZONE_WEAK,
+            sign * (by_any[us] & zone & !defended).count_ones() as i32,
+        );
         let hanging = by_any[us] & targets & !by_any[them.index()];
         sink.add(HANGING, sign * hanging.count_ones() as i32);
         for sq in bits(passed[us]) {
