@@ -66,7 +66,9 @@ impl CheopsPosition {
             if !QUIET && !noisy {
                 return;
             }
-            if promotes {
+            // A step to an empty square short of the last rank promotes nowhere (the halls
+            // promote by capture alone): pushed here, without the call.
+            if promotes && (capture || r.rank[t] == last_rank) {
                 self.emit(s, t, c, capture, out);
             } else {
                 out.push(CheopsMove::new(crate::position::TurnKind::Move, s, t));
