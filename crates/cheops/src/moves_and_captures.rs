@@ -27,6 +27,8 @@ impl CheopsPosition {
 
     /// The moves and captures of the piece `c` on `s` moving as `role`; with `QUIET` false
     /// only the noisy ones (captures and promotions, for quiescence), in the same order.
+    // Inlined into the loop over the pieces: a call per piece paid its set-up each time.
+    #[inline(always)]
     pub(crate) fn gen_betza<const QUIET: bool>(
         &self,
         s: usize,
