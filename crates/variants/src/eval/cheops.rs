@@ -360,13 +360,18 @@ impl Prepared {
     /// Whether these tables were built for `e`'s weights and this piece table.
     #[inline]
     fn matches(&self, e: &CheopsEval, letters: &[u8; 32], n: usize) -> bool {
-        self.n == n
-            && self.letters == *letters
-            && self.default == e.default
-            && self.centre == e.centre
-            && self.master_threat == e.master_threat
-            && self.values == e.values
-            && self.pawn_advance == e.pawn_advance
+        // The weights' differences folded into one word without a branch per field (the
+        // compiler keeps this in vector registers): about 150 instructions a call before.
+        let mut diff = (self.default ^ e.default)
+            | (self.centre ^ e.centre)
+            | (self.master_threat ^ e.master_threat);
+        for (a, b) in self.values.iter().zip(&e.values) {
+            diff |= (u32::from(a.0) ^ u32::from(b.0)) as i32 | (a.1 ^ b.1);
+        }
+        for (a, b) in self.pawn_advance.iter().zip(&e.pawn_advance) {
+            diff |= a ^ b;
+        }
+        self.n == n && self.letters == *letters && diff == 0
     }
 
     fn new(e: &CheopsEval, pos: &CheopsPosition) -> Self {
