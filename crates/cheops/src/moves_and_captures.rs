@@ -193,6 +193,21 @@ impl CheopsPosition {
 
 /// Removes repeated moves from `out[start..]` (pieces whose Betza components overlap).
 pub(crate) fn dedup_tail(out: &mut Vec<CheopsMove>, start: usize) {
+    // Equal moves land on the same square: when no landing square repeats (most pieces,
+    // most positions) nothing is repeated, and the quadratic scan below is skipped.
+    let mut seen = Bits::EMPTY;
+    let mut repeats = false;
+    for m in &out[start..] {
+        let t = sqb(usize::from(m.to));
+        if seen.has(t) {
+            repeats = true;
+            break;
+        }
+        seen.set(t);
+    }
+    if !repeats {
+        return;
+    }
     let mut keep = start;
     for i in start..out.len() {
         let m = out[i];
