@@ -27,6 +27,8 @@ impl CheopsPosition {
 
     /// The moves and captures of the piece `c` on `s` moving as `role`; with `QUIET` false
     /// only the noisy ones (captures and promotions, for quiescence), in the same order.
+    // Inlined into the loop over the pieces: a call per piece paid its set-up each time.
+    #[inline(always)]
     pub(crate) fn gen_betza<const QUIET: bool>(
         &self,
         s: usize,
@@ -66,7 +68,9 @@ impl CheopsPosition {
             if !QUIET && !noisy {
                 return;
             }
-            if promotes {
+            // A step to an empty square short of the last rank promotes nowhere (the halls
+            // promote by capture alone): pushed here, without the call.
+            if promotes && (capture || r.rank[t] == last_rank) {
                 self.emit(s, t, c, capture, out);
             } else {
                 out.push(CheopsMove::new(crate::position::TurnKind::Move, s, t));
@@ -189,6 +193,21 @@ impl CheopsPosition {
 
 /// Removes repeated moves from `out[start..]` (pieces whose Betza components overlap).
 pub(crate) fn dedup_tail(out: &mut Vec<CheopsMove>, start: usize) {
+    // Equal moves land on the same square: when no landing square repeats (most pieces,
+    // most positions) nothing is repeated, and the quadratic scan below is skipped.
+    let mut seen = Bits::EMPTY;
+    let mut repeats = false;
+    for m in &out[start..] {
+        let t = sqb(usize::from(m.to));
+        if seen.has(t) {
+            repeats = true;
+            break;
+        }
+        seen.set(t);
+    }
+    if !repeats {
+        return;
+    }
     let mut keep = start;
     for i in start..out.len() {
         let m = out[i];
