@@ -295,10 +295,7 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
         pawn_attacks(Color::White, pos.pieces(Color::White, Role::Pawn)),
         pawn_attacks(Color::Black, pos.pieces(Color::Black, Role::Pawn)),
     ];
-    // Squares each side attacks: by its minor pieces, its Rooks, and by anything.
-    let mut by_minor = [0u64; 2];
-    let mut by_rook = [0u64; 2];
-    // Attacks by role (P N B R Q), for the checks each side can give.
+    // Squares each side attacks: by role (N B R Q; the pawns' are `cover`), and by anything.
     let mut by_role = [[0u64; 5]; 2];
     let mut by_any = cover;
     for color in Color::BOTH {
@@ -331,7 +328,6 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
                     Role::Knight => {
                         minor_terms(sink, color, sq, 0, pawns, &cover, their_pawns);
                         let a = t.knight[sq];
-                        by_minor[us] |= a;
                         (a, MOBILITY_KNIGHT, 2)
                     }
                     Role::Bishop => {
@@ -344,7 +340,6 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
                         };
                         sink.add(BISHOP_PAWNS, sign * (pawns & same).count_ones() as i32);
                         let a = t.bishop(sq, occ);
-                        by_minor[us] |= a;
                         (a, MOBILITY_BISHOP, 2)
                     }
                     Role::Rook => {
@@ -355,7 +350,6 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
                             sink.add(ROOK_SEMI_OPEN, sign);
                         }
                         let a = t.rook(sq, occ);
-                        by_rook[us] |= a;
                         (a, MOBILITY_ROOK, 3)
                     }
                     Role::Queen => (t.queen(sq, occ), MOBILITY_QUEEN, 5),
@@ -415,6 +409,8 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
             sink.add(KING_DANGER + (attack_weight as usize / 2).min(15), sign);
         }
     }
+    let by_minor = by_role.map(|a| a[Role::Knight as usize] | a[Role::Bishop as usize]);
+    let by_rook = by_role.map(|a| a[Role::Rook as usize]);
     for color in Color::BOTH {
         let sign = if color == Color::White { 1 } else { -1 };
         let (us, them) = (color.index(), color.other());
