@@ -283,29 +283,46 @@ impl CheopsPosition {
     fn candidates_of<const QUIET: bool>(&self, out: &mut Vec<CheopsMove>) {
         let me = self.turn;
         let r: &Rules = &self.rules;
-        let mut pieces = self.occ[me.index()] & !self.frozen;
-        while let Some(s) = pieces.pop_first() {
-            let s = s.index();
-            let c = self.board[s];
-            let role = self.move_role(s, c);
-            let start = out.len();
-            self.gen_betza::<QUIET>(s, c, role, out);
-            if r.needs_dedup(role) {
-                crate::moves_and_captures::dedup_tail(out, start);
-            }
-            if r.is(role, class::HOP) {
+        let pieces = self.occ[me.index()] & !self.frozen;
+        // For quiescence: the squares next to an enemy piece. A piece that can only capture
+        // next to itself (most of them: Kings' steps, Pawns' diagonals) has nothing noisy
+        // elsewhere, and is passed over before its role is looked at.
+        let near = if QUIET {
+            Bits::EMPTY
+        } else {
+            r.with_neighbours(self.occ[me.other().index()])
+        };
+        // Word by word (lowest square first, as `pop_first` went): popping from the whole
+        // three-word set rescanned the empty words before each piece.
+        for (w, &word) in pieces.0.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let s = w * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                let c = self.board[s];
+                if !QUIET && r.adjacent_captures_only >> (c & 31) & 1 != 0 && !near.has(sqb(s)) {
+                    continue;
+                }
+                let role = self.move_role(s, c);
                 let start = out.len();
-                self.gen_hops(s, role, out);
-                if !QUIET {
-                    // Only hops that arrest are noisy.
-                    let mut keep = start;
-                    for i in start..out.len() {
-                        if out[i].arrest_room().is_some() {
-                            out[keep] = out[i];
-                            keep += 1;
+                self.gen_betza::<QUIET>(s, c, role, out);
+                if r.needs_dedup(role) {
+                    crate::moves_and_captures::dedup_tail(out, start);
+                }
+                if r.is(role, class::HOP) {
+                    let start = out.len();
+                    self.gen_hops(s, role, out);
+                    if !QUIET {
+                        // Only hops that arrest are noisy.
+                        let mut keep = start;
+                        for i in start..out.len() {
+                            if out[i].arrest_room().is_some() {
+                                out[keep] = out[i];
+                                keep += 1;
+                            }
                         }
+                        out.truncate(keep);
                     }
-                    out.truncate(keep);
                 }
             }
         }

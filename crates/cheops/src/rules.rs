@@ -161,6 +161,13 @@ pub struct Rules {
     pub rides: [bool; ROLE_COUNT],
     /// The squares of each colour's last rank (where its Pawns promote).
     pub last_rank_squares: [Bits; 2],
+    /// Bit `code` set for the board cell codes whose piece can make a noisy move only by
+    /// capturing a piece next to it (no riding, hopping or promoting, every capturing leg a
+    /// single step of at most one file and rank; never a Civilian, who may be a Deputy):
+    /// quiescence passes over such a piece when no enemy piece stands next to it.
+    pub adjacent_captures_only: u32,
+    /// The squares off the first file, and off the last file.
+    pub not_edge_files: [Bits; 2],
     /// Per role, [`RAY_CAPTURES`] and [`HOP_CAPTURES`]: whether some component captures
     /// riding, or hopping (what can give a discovered check).
     pub ray_captures: [u8; ROLE_COUNT],
@@ -320,6 +327,33 @@ impl Rules {
                 }
             }
         }
+        let mut adjacent_captures_only = 0u32;
+        for (role, sides) in comps.iter().enumerate() {
+            for color in [Color::White, Color::Black] {
+                let local = role != crate::pieces::CIVILIAN
+                    && classes[role] & (class::HOP | class::PROMOTES) == 0
+                    && sides[color.index()].iter().filter(|c| c.captures).all(|c| {
+                        !c.rider
+                            && !c.hopper
+                            && c.offsets
+                                .iter()
+                                .all(|&(dx, dy)| dx.abs() <= 1 && dy.abs() <= 1)
+                    });
+                if local {
+                    adjacent_captures_only |= 1 << ((role + 1) | (color.index() << 4));
+                }
+            }
+        }
+        let mut not_edge_files = [Bits::EMPTY; 2];
+        for s in 0..len {
+            let square = menagerie_core::Square(s as u16);
+            if file[s] != 0 {
+                not_edge_files[0].set(square);
+            }
+            if file[s] != n as i8 - 1 {
+                not_edge_files[1].set(square);
+            }
+        }
         let mut cell_letters = [0u8; 32];
         for def in table.defs() {
             let l = def.letter as u8;
@@ -354,7 +388,20 @@ impl Rules {
             rider_between,
             hopper_between,
             last_rank_squares,
+            adjacent_captures_only,
+            not_edge_files,
         }
+    }
+
+    /// The squares next to (a King's step from) some square of `b`, and `b`'s own; past the
+    /// last rank, where nothing stands, bits may be set too (not masked: quiescence asks at
+    /// every node).
+    #[inline(always)]
+    pub fn with_neighbours(&self, b: Bits) -> Bits {
+        let row = b
+            | (shift_up(b, 1) & self.not_edge_files[0])
+            | (shift_down(b, 1) & self.not_edge_files[1]);
+        row | shift_up(row, self.n as u32) | shift_down(row, self.n as u32)
     }
 
     /// The legs of a piece of `role` and `color` on `s`.
@@ -434,6 +481,29 @@ impl Rules {
     pub fn rook(&self, role: usize) -> bool {
         self.is(role, class::ROOK)
     }
+}
+
+/// `b` with every square moved `k` (below 64) squares up (higher indices; bits past the
+/// third word are dropped).
+#[inline(always)]
+fn shift_up(b: Bits, k: u32) -> Bits {
+    let w = b.0;
+    menagerie_core::Wide([
+        w[0] << k,
+        w[1] << k | w[0] >> (64 - k),
+        w[2] << k | w[1] >> (64 - k),
+    ])
+}
+
+/// `b` with every square moved `k` (1 to 63) squares down (lower indices).
+#[inline(always)]
+fn shift_down(b: Bits, k: u32) -> Bits {
+    let w = b.0;
+    menagerie_core::Wide([
+        w[0] >> k | w[1] << (64 - k),
+        w[1] >> k | w[2] << (64 - k),
+        w[2] >> k,
+    ])
 }
 
 /// A shared reference to the compiled rules a position is played under.
@@ -612,4 +682,69 @@ fn between_tables(comps: &[[Vec<Comp>; 2]], n: usize) -> ([Vec<Bits>; 2], [Vec<B
         }
     }
     (riders, hoppers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use menagerie_core::Square;
+
+    /// `with_neighbours` is the square itself and every King step from it, on both board
+    /// sizes, at every square (edges and word boundaries included), one square at a time
+    /// and for a few squares at once.
+    #[test]
+    fn neighbours_are_the_king_steps() {
+        for style in [Style::Common, Style::Imperial] {
+            let r = Rules::new(style, default_pieces(), Settings::default());
+            let n = r.n as i32;
+            let block = |s: usize| {
+                let mut b = Bits::EMPTY;
+                let (f, rk) = ((s as i32) % n, (s as i32) / n);
+                for dy in -1..=1 {
+                    for dx in -1..=1 {
+                        if let Some(q) = r.sq(f + dx, rk + dy) {
+                            b.set(Square(q as u16));
+                        }
+                    }
+                }
+                b
+            };
+            let len = r.n * r.n;
+            let board = r.not_edge_files[0] | r.not_edge_files[1];
+            for s in 0..len {
+                let near = |b: Bits| r.with_neighbours(b) & board;
+                assert_eq!(near(Bits::single(Square(s as u16))), block(s));
+                let t = (s * 37 + 11) % len;
+                let both = Bits::single(Square(s as u16)) | Bits::single(Square(t as u16));
+                assert_eq!(near(both), block(s) | block(t));
+            }
+        }
+    }
+
+    /// Which pieces capture only next to themselves: the one-step pieces, not the riders,
+    /// the Knight, the Pawn (it promotes) nor the Civilian (who may be a Deputy).
+    #[test]
+    fn adjacent_captures_only_by_role() {
+        use crate::pieces::{CIVILIAN, KING};
+        let r = Rules::new(Style::Imperial, default_pieces(), Settings::default());
+        let code = |role: usize, color: usize| (role + 1) | (color << 4);
+        let local = |role: usize| {
+            (0..2).all(|color| r.adjacent_captures_only >> code(role, color) & 1 != 0)
+        };
+        let none = |role: usize| {
+            (0..2).all(|color| r.adjacent_captures_only >> code(role, color) & 1 == 0)
+        };
+        assert!(local(KING));
+        assert!(none(CIVILIAN));
+        let mut locals = 0;
+        for role in 0..ROLE_COUNT {
+            assert!(local(role) || none(role), "role {role}");
+            if local(role) {
+                locals += 1;
+                assert!(!r.rides[role] && !r.is(role, class::PROMOTES | class::HOP));
+            }
+        }
+        // King, Duke, Duchess, Baron, Baroness, Assassin.
+        assert_eq!(locals, 6);
+    }
 }
