@@ -507,14 +507,15 @@ impl Tables {
         let centre = ni / 2;
         for s in 0..n * n {
             let (f, r) = ((s % n) as i32, (s / n) as i32);
-            t.rays.push([(1, 0), (-1, 0), (0, 1), (0, -1)].map(|(df, dr)| {
-                let (mut x, mut y, mut ray) = (f + df, r + dr, Bits::EMPTY);
-                while on(x, y) {
-                    ray.set(at(x, y));
-                    (x, y) = (x + df, y + dr);
-                }
-                ray
-            }));
+            t.rays
+                .push([(1, 0), (-1, 0), (0, 1), (0, -1)].map(|(df, dr)| {
+                    let (mut x, mut y, mut ray) = (f + df, r + dr, Bits::EMPTY);
+                    while on(x, y) {
+                        ray.set(at(x, y));
+                        (x, y) = (x + df, y + dr);
+                    }
+                    ray
+                }));
             let (mut zone, mut ring) = (Bits::EMPTY, Bits::EMPTY);
             for dr in -2..=2i32 {
                 for df in -2..=2i32 {
@@ -557,7 +558,14 @@ impl Evaluator<CheopsPosition> for CheopsEval {
     }
 
     fn move_hint(&self, pos: &CheopsPosition, mv: CheopsMove) -> i32 {
-        let at = |s: Square| pos.piece_char(s).map_or(0, |c| self.value(c));
+        // The letter by the board's cell code (what `piece_char` gives, without its
+        // look-up through the piece table).
+        let cells = pos.cells();
+        let letters = &pos.rules().cell_letters;
+        let at = |s: Square| match cells.get(s.index()).map_or(0, |&c| c & 31) {
+            0 => 0,
+            code => self.value(char::from(letters[usize::from(code)])),
+        };
         match mv.kind {
             TurnKind::Move => {
                 let promo = if mv.promotion().is_some() {
@@ -737,6 +745,64 @@ mod tests {
             }
         }
         assert!(compared > 2000, "{compared}");
+    }
+
+    /// The move hints read the letters by cell code: the same as through `piece_char`, the
+    /// way they were computed before, for every legal move of random games of both styles,
+    /// with the default weights and with changed ones (a changed weight counts at once).
+    #[test]
+    fn move_hints_as_by_piece_letters() {
+        let by_letters = |e: &CheopsEval, pos: &CheopsPosition, mv: CheopsMove| {
+            let at = |s: Square| pos.piece_char(s).map_or(0, |c| e.value(c));
+            match mv.kind {
+                TurnKind::Move => {
+                    let promo = if mv.promotion().is_some() {
+                        e.value('Q') - e.value('P')
+                    } else {
+                        0
+                    };
+                    16 * at(mv.to()) + promo - at(mv.from()) / 16
+                }
+                TurnKind::HallPromotion => e.value('Q'),
+                TurnKind::Hop => 16 * e.value('P'),
+                _ => 0,
+            }
+        };
+        let mut changed = CheopsEval::default();
+        changed.values[1] = ('Q', 1000);
+        changed.values[3] = ('X', 5);
+        changed.default = 17;
+        let mut seed = 0x5851_f42d_4c95_7f2du64;
+        let (mut compared, mut captures) = (0, 0);
+        for style in [Style::Common, Style::Imperial] {
+            for _ in 0..6 {
+                let mut pos = CheopsPosition::start(style);
+                for _ in 0..100 {
+                    let moves = pos.moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for e in [&CheopsEval::default(), &changed] {
+                        for &mv in &moves {
+                            assert_eq!(e.move_hint(&pos, mv), by_letters(e, &pos, mv));
+                            compared += 1;
+                            captures += usize::from(pos.is_noisy(mv));
+                        }
+                    }
+                    pos.play(moves[crate::eval::random_index(&mut seed, moves.len())]);
+                }
+            }
+        }
+        assert!(compared > 20_000 && captures > 500, "{compared} {captures}");
+        // The Minister's entry replaced: an 'I' now has the default value.
+        let p = CheopsPosition::from_fen(Style::Common, "4k4/9/9/9/9/9/9/9/2I1K4 w 0 1").unwrap();
+        let mv = p
+            .moves()
+            .into_iter()
+            .find(|m| m.from() == Square(2))
+            .unwrap();
+        assert_eq!(changed.move_hint(&p, mv), -17 / 16);
+        assert_eq!(CheopsEval::default().move_hint(&p, mv), -330 / 16);
     }
 
     /// A score does not depend on the board evaluated before it (the sums are carried from
