@@ -184,9 +184,18 @@ impl CheopsPosition {
                         continue;
                     };
                     let (f, rk) = (r.file[s] as i32, r.rank[s] as i32);
+                    let between =
+                        |i: i32| ((rk + i * oy as i32) * r.n as i32 + f + i * ox as i32) as usize;
+                    // A move empties at most one square between and fills at most one, and
+                    // a capture leaves its square filled: with two pieces between a plain
+                    // rider and the King (three for a hopper, which needs exactly one
+                    // screen) the line stays shut whatever single move is made.
+                    let pieces_between = (1..k).filter(|&i| self.board[between(i)] != 0).count();
+                    if pieces_between >= if comp.hopper { 3 } else { 2 } {
+                        continue;
+                    }
                     for i in 1..k {
-                        let q =
-                            sqb(((rk + i * oy as i32) * r.n as i32 + f + i * ox as i32) as usize);
+                        let q = sqb(between(i));
                         guard.leave.set(q);
                         if comp.hopper {
                             guard.enter.set(q);
