@@ -207,6 +207,77 @@ impl CheopsPosition {
         Some(guard)
     }
 
+    /// When the side to move is in check: the squares an ordinary move must leave or enter
+    /// to stand any chance of ending the check by the first attacker found (the squares
+    /// between it and the King on its lines, its own square for a capture, the Castles'
+    /// blocks), or `None` when that cannot be said (no attacker found, or a Castle whose
+    /// chair is occupied but inactive, which any turn would activate).
+    ///
+    /// A move of a piece other than the King that touches none of them, and completes no
+    /// foundation (a new Castle may close squares), leaves that attacker its activity,
+    /// its role, its path and the Castle rules it meets: the King stays attacked.
+    pub(crate) fn evasion(&self) -> Option<Evasion> {
+        let r: &Rules = &self.rules;
+        let me = self.turn;
+        let them = me.other();
+        if self
+            .castles()
+            .iter()
+            .any(|c| !c.active && self.board[c.chair as usize] != 0)
+        {
+            return None;
+        }
+        let king = self.kings[me.index()] as usize;
+        let len = r.n * r.n;
+        let reach = &r.reach[them.index()];
+        let mut blocks = Bits::EMPTY;
+        for c in self.castles() {
+            blocks |= r.block[c.chair as usize];
+        }
+        let (kf, kr) = (r.file[king] as i32, r.rank[king] as i32);
+        let mut pieces = self.occ[them.index()] & !self.frozen & r.lines[them.index()][king];
+        while let Some(a) = pieces.pop_first() {
+            let s = a.index();
+            let c = self.board[s];
+            let role = self.move_role(s, c);
+            if !reach[role * len + king].has(a) || !self.attacks(s, c, king) {
+                continue;
+            }
+            let mut leave = blocks;
+            let (dx, dy) = (kf - r.file[s] as i32, kr - r.rank[s] as i32);
+            let (f, rk) = (r.file[s] as i32, r.rank[s] as i32);
+            for comp in &r.comps[role][them.index()] {
+                if !comp.captures || !comp.rider {
+                    continue;
+                }
+                for &(ox, oy) in &comp.offsets {
+                    let Some(k) = steps_along(dx, dy, ox as i32, oy as i32) else {
+                        continue;
+                    };
+                    for i in 1..k {
+                        leave.set(sqb(
+                            ((rk + i * oy as i32) * r.n as i32 + f + i * ox as i32) as usize
+                        ));
+                    }
+                }
+            }
+            let mut enter = leave;
+            enter.set(a);
+            return Some(Evasion { leave, enter });
+        }
+        None
+    }
+
+    /// Whether `mv` certainly leaves the King in check ([`Self::evasion`]).
+    #[inline(always)]
+    pub(crate) fn stays_in_check(&self, mv: &CheopsMove, evasion: &Evasion) -> bool {
+        mv.kind == TurnKind::Move
+            && mv.from != self.kings[self.turn.index()]
+            && !evasion.leave.has(sqb(mv.from as usize))
+            && !evasion.enter.has(sqb(mv.to as usize))
+            && !self.may_form_castle(mv)
+    }
+
     /// Whether `mv` is legal, when that can be told without playing it; `None` when it must
     /// be played on a copy. The side to move is not in check (`guard` is then
     /// [`Self::guard`]'s).
@@ -394,6 +465,14 @@ pub(crate) struct Guard {
     enter: Bits,
     /// The blocks of the Castles.
     blocks: Bits,
+}
+
+/// The squares whose change may end a check ([`CheopsPosition::evasion`]).
+pub(crate) struct Evasion {
+    /// A move leaving none of these ...
+    leave: Bits,
+    /// ... and entering none of these leaves the King attacked.
+    enter: Bits,
 }
 
 /// How many steps of `(ox, oy)` lead from a square to one `(dx, dy)` away: `Some(k)` with

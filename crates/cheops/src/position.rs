@@ -388,13 +388,22 @@ impl CheopsPosition {
     /// Drops the candidates in `out[start..]` that leave the mover's King attacked.
     #[inline]
     fn keep_legal(&self, out: &mut Vec<CheopsMove>, start: usize) {
-        // Out of check, most moves' legality is known without playing them on a copy.
+        // Out of check, most moves' legality is known without playing them on a copy; in
+        // check, most moves are known to leave it unanswered.
         let guard = self.guard();
+        let evasion = match guard {
+            None if out.len() > start => self.evasion(),
+            _ => None,
+        };
         let mut keep = start;
         for i in start..out.len() {
             // Read in place and moved only once a move was dropped: copying every move
             // through the stack was a tenth of the search's time.
-            if self.legal_by(&out[i], guard.as_ref()) {
+            let legal = match &evasion {
+                Some(e) if self.stays_in_check(&out[i], e) => false,
+                _ => self.legal_by(&out[i], guard.as_ref()),
+            };
+            if legal {
                 if keep != i {
                     out[keep] = out[i];
                 }
