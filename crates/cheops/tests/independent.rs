@@ -1774,7 +1774,8 @@ fn rare_readings_agree() {
 /// The fast legality test (`generate` skips the play-on-a-copy for moves that cannot touch
 /// the King's safety) gives exactly the moves of playing every candidate, in the same order:
 /// random positions of both styles (Castles in every state, Deputies, arrestees) and random
-/// play from them, under every combination of rule options.
+/// play from them, under every combination of rule options; among them positions in check,
+/// where moves are dropped unplayed when they cannot answer it.
 /// Quiescence's noisy generation gives exactly the legal moves' noisy ones, in order, and
 /// says whether there is any legal move.
 fn noisy_matches_filtering(pos: &CheopsPosition, legal: &[menagerie_cheops::CheopsMove]) {
@@ -1789,6 +1790,8 @@ fn noisy_matches_filtering(pos: &CheopsPosition, legal: &[menagerie_cheops::Cheo
 fn fast_legality_matches_playing_every_move() {
     use menagerie_core::RuleOptions;
     let mut compared = 0;
+    // Positions in check, where the evasion filter drops moves unplayed.
+    let mut in_check = 0;
     for imp in [false, true] {
         for opts in 0..8u32 {
             let chosen: Vec<String> = [
@@ -1819,6 +1822,7 @@ fn fast_legality_matches_playing_every_move() {
                     assert_eq!(fast, slow, "{}", pos.fen());
                     noisy_matches_filtering(&pos, &fast);
                     compared += 1;
+                    in_check += usize::from(pos.is_check());
                     if fast.is_empty() {
                         break;
                     }
@@ -1838,6 +1842,7 @@ fn fast_legality_matches_playing_every_move() {
                 assert_eq!(fast, slow, "{}", pos.fen());
                 noisy_matches_filtering(&pos, &fast);
                 compared += 1;
+                in_check += usize::from(pos.is_check());
                 if fast.is_empty() {
                     break;
                 }
@@ -1845,7 +1850,8 @@ fn fast_legality_matches_playing_every_move() {
             }
         }
     }
-    eprintln!("{compared} positions compared");
+    eprintln!("{compared} positions compared, {in_check} in check");
+    assert!(in_check > 1_000, "too few positions in check: {in_check}");
 }
 
 /// `Position::may_give_check` never misses a check: whenever it says a legal turn cannot
