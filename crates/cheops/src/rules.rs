@@ -345,12 +345,12 @@ impl Rules {
             }
         }
         let mut not_edge_files = [Bits::EMPTY; 2];
-        for s in 0..len {
+        for (s, &f) in file.iter().enumerate() {
             let square = menagerie_core::Square(s as u16);
-            if file[s] != 0 {
+            if f != 0 {
                 not_edge_files[0].set(square);
             }
-            if file[s] != n as i8 - 1 {
+            if f != n as i8 - 1 {
                 not_edge_files[1].set(square);
             }
         }
