@@ -1,10 +1,11 @@
 //! Tunes the chess evaluation's weights on scored positions and writes a new `weights.rs`.
 //!
 //! `cargo run --release -p menagerie-variants --example tune_chess -- [--epochs N] [--rate R]
-//! [--ridge L] [--freeze GROUP,...] [--out FILE] DATA...`, each DATA file holding lines `FEN;score` (centipawns, side to move's
+//! [--ridge L] [--freeze GROUP,...] [--start WEIGHTS_FILE] [--danger-curve SCALE] [--out FILE]
+//! DATA...`, each DATA file holding lines `FEN;score` (centipawns, side to move's
 //! view). Every tenth position is held out to measure the loss on positions not tuned on.
 
-use menagerie_variants::eval::chess::terms::LAYOUT;
+use menagerie_variants::eval::chess::terms::{DANGER_BUCKETS, DANGER_STEP, KING_DANGER, LAYOUT};
 use menagerie_variants::eval::chess::tune::{loss, parse_line, weights_file, Adam, Sample};
 use menagerie_variants::eval::chess::weights::WEIGHTS;
 use std::process::ExitCode;
@@ -19,12 +20,41 @@ fn main() -> ExitCode {
     }
 }
 
+/// The weights of a file written like `weights.rs`: every `(mg, eg)` pair after the
+/// table's opening bracket, in order.
+fn read_weights(path: &str) -> Result<Vec<[f64; 2]>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let body = text
+        .split_once("= [")
+        .ok_or(format!("{path} holds no table of weights"))?
+        .1;
+    let mut w = Vec::new();
+    for pair in body.split('(').skip(1) {
+        let inner = pair.split(')').next().unwrap_or("");
+        let mut nums = inner.split(',').map(|x| x.trim().parse::<f64>());
+        match (nums.next(), nums.next()) {
+            (Some(Ok(m)), Some(Ok(e))) => w.push([m, e]),
+            _ => return Err(format!("{path}: {inner:?} is not a pair of weights")),
+        }
+    }
+    if w.len() != WEIGHTS.len() {
+        return Err(format!(
+            "{path} holds {} weights where {} are needed",
+            w.len(),
+            WEIGHTS.len()
+        ));
+    }
+    Ok(w)
+}
+
 fn run() -> Result<(), String> {
     let mut epochs = 400usize;
     let mut rate = 1.0f64;
     let mut ridge = 0.0f64;
     let mut frozen: Vec<String> = Vec::new();
     let mut out = None;
+    let mut start_file = None;
+    let mut danger_curve = None;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -47,6 +77,14 @@ fn run() -> Result<(), String> {
             }
             "--freeze" => frozen.extend(value("--freeze")?.split(',').map(str::to_string)),
             "--out" => out = Some(value("--out")?),
+            "--start" => start_file = Some(value("--start")?),
+            "--danger-curve" => {
+                danger_curve = Some(
+                    value("--danger-curve")?
+                        .parse::<f64>()
+                        .map_err(|_| "--danger-curve takes a number".to_string())?,
+                )
+            }
             _ => files.push(a),
         }
     }
@@ -70,10 +108,21 @@ fn run() -> Result<(), String> {
         train.len(),
         held.len()
     );
-    let start: Vec<[f64; 2]> = WEIGHTS
-        .iter()
-        .map(|&(m, e)| [f64::from(m), f64::from(e)])
-        .collect();
+    let mut start: Vec<[f64; 2]> = match &start_file {
+        Some(path) => read_weights(path)?,
+        None => WEIGHTS
+            .iter()
+            .map(|&(m, e)| [f64::from(m), f64::from(e)])
+            .collect(),
+    };
+    if let Some(scale) = danger_curve {
+        // Stockfish's map of King danger d to a score, (d² / 4096, d / 16), times `scale`,
+        // at the middle of each bucket (the first, below one step, stays zero).
+        for b in 1..DANGER_BUCKETS {
+            let d = f64::from(DANGER_STEP) * (b as f64 + 0.5);
+            start[KING_DANGER + b] = [(scale * d * d / 4096.0).round(), (scale * d / 16.0).round()];
+        }
+    }
     let mut w = start.clone();
     eprintln!(
         "loss before: {:.6} (held out {:.6})",
@@ -99,7 +148,7 @@ fn run() -> Result<(), String> {
             );
         }
     }
-    for &(name, first, len) in LAYOUT.iter().filter(|l| l.2 > 0 && l.2 <= 28) {
+    for &(name, first, len) in LAYOUT.iter().filter(|l| l.2 > 0 && l.2 <= 32) {
         let moved: Vec<String> = (first..first + len)
             .map(|i| format!("{:.0}/{:.0}", w[i][0], w[i][1]))
             .collect();

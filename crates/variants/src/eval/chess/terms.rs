@@ -45,10 +45,17 @@ pub const ROOK_SEMI_OPEN: usize = ROOK_OPEN + 1;
 pub const SHIELD: usize = ROOK_SEMI_OPEN + 1;
 /// Both Bishops.
 pub const BISHOP_PAIR: usize = SHIELD + 4;
-/// Attacks on the enemy King's zone by weight (two attackers and a Queen at least).
+/// The enemy King's danger (Stockfish's classical sum, [`king_danger`]), by bucket of
+/// [`DANGER_STEP`] units.
 pub const KING_DANGER: usize = BISHOP_PAIR + 1;
+/// How many buckets the King-danger table has (the last takes every greater danger).
+pub const DANGER_BUCKETS: usize = 32;
+/// Danger units a bucket of the King-danger table spans.
+pub const DANGER_STEP: i32 = 96;
+/// Attacks on the enemy King's zone by weight (two attackers and a Queen at least).
+pub const KING_ATTACK: usize = KING_DANGER + DANGER_BUCKETS;
 /// An enemy piece (not a pawn or King) attacked by a pawn.
-pub const THREAT_BY_PAWN: usize = KING_DANGER + 16;
+pub const THREAT_BY_PAWN: usize = KING_ATTACK + 16;
 /// An enemy piece attacked by a Knight or Bishop, by its role.
 pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1;
 /// An enemy piece attacked by a Rook, by its role.
@@ -81,7 +88,7 @@ pub const COUNT: usize = TEMPO + 1;
 
 /// Each group of weights: its name, its first index and its length (the weights file and
 /// the tuner's report follow this order).
-pub const LAYOUT: [(&str, usize, usize); 32] = [
+pub const LAYOUT: [(&str, usize, usize); 33] = [
     ("material", MATERIAL, 6),
     ("pst", PST, 384),
     ("passed", PASSED, 8),
@@ -99,7 +106,8 @@ pub const LAYOUT: [(&str, usize, usize); 32] = [
     ("rook_semi_open", ROOK_SEMI_OPEN, 1),
     ("shield", SHIELD, 4),
     ("bishop_pair", BISHOP_PAIR, 1),
-    ("king_danger", KING_DANGER, 16),
+    ("king_danger", KING_DANGER, DANGER_BUCKETS),
+    ("king_attack", KING_ATTACK, 16),
     ("threat_by_pawn", THREAT_BY_PAWN, 1),
     ("threat_by_minor", THREAT_BY_MINOR, 6),
     ("threat_by_rook", THREAT_BY_ROOK, 6),
@@ -298,6 +306,24 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
     // Squares each side attacks: by role (N B R Q; the pawns' are `cover`), and by anything.
     let mut by_role = [[0u64; 5]; 2];
     let mut by_any = cover;
+    // Squares each side attacks twice (a pawn's pair first: they stay there).
+    let mut by_two = [
+        pawn_double_attacks(Color::White, pos.pieces(Color::White, Role::Pawn)),
+        pawn_double_attacks(Color::Black, pos.pieces(Color::Black, Role::Pawn)),
+    ];
+    let ring = [
+        king_ring(pos, Color::White, &by_two),
+        king_ring(pos, Color::Black, &by_two),
+    ];
+    // Pieces of each side that attack the enemy King's ring (pawns counted), their weights
+    // by role, and their attacks on the squares next to that King (Stockfish's classical
+    // `kingAttackersCount`, `kingAttackersWeight`, `kingAttacksCount`).
+    let mut ring_attackers = [
+        (ring[1] & cover[0]).count_ones() as i32,
+        (ring[0] & cover[1]).count_ones() as i32,
+    ];
+    let mut ring_weight = [0i32; 2];
+    let mut next_to_king = [0i32; 2];
     for color in Color::BOTH {
         let sign = if color == Color::White { 1 } else { -1 };
         let flip = if color == Color::White { 56 } else { 0 };
@@ -309,9 +335,11 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
         let safe = !own & !cover[them.index()];
         let own_king = pos.king_square(color);
         let their_king = pos.king_square(them);
+        let their_ring = ring[them.index()];
         let king_zone = t.king[their_king] | 1u64 << their_king;
         let mut attack_weight = 0;
         let mut attackers = 0;
+        let beside_their_king = t.king[their_king];
 
         for role in Role::ALL {
             if role == Role::Pawn {
@@ -354,6 +382,7 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
                     }
                     Role::Queen => (t.queen(sq, occ), MOBILITY_QUEEN, 5),
                     Role::King => {
+                        by_two[us] |= by_any[us] & t.king[sq];
                         by_any[us] |= t.king[sq];
                         // Pawn shield: own pawns on the three files in front.
                         let rank = (sq / 8) as i32;
@@ -378,6 +407,7 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
                         continue;
                     }
                 };
+                by_two[us] |= by_any[us] & attacks;
                 by_any[us] |= attacks;
                 by_role[us][r] |= attacks;
                 sink.add(mobility + (attacks & safe).count_ones() as usize, sign);
@@ -385,6 +415,11 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
                 if hits > 0 {
                     attackers += 1;
                     attack_weight += zone_weight * hits;
+                }
+                if attacks & their_ring != 0 {
+                    ring_attackers[us] += 1;
+                    ring_weight[us] += RING_ATTACK_WEIGHT[r];
+                    next_to_king[us] += (attacks & beside_their_king).count_ones() as i32;
                 }
             }
         }
@@ -404,9 +439,8 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
         if pos.pieces(color, Role::Bishop).count_ones() >= 2 {
             sink.add(BISHOP_PAIR, sign);
         }
-        // One attacker is no danger; the weight grows with how many join in.
         if attackers >= 2 && pos.pieces(color, Role::Queen) != 0 {
-            sink.add(KING_DANGER + (attack_weight as usize / 2).min(15), sign);
+            sink.add(KING_ATTACK + (attack_weight as usize / 2).min(15), sign);
         }
     }
     let by_minor = by_role.map(|a| a[Role::Knight as usize] | a[Role::Bishop as usize]);
@@ -456,6 +490,19 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
                 sink.add(SAFE_CHECK + r, sign);
             }
         }
+        let danger = king_danger(
+            pos,
+            color,
+            &by_role,
+            &by_any,
+            &by_two,
+            ring[them.index()],
+            ring_attackers[us] * ring_weight[us] + 69 * next_to_king[us],
+        );
+        let bucket = (danger.max(0) / DANGER_STEP) as usize;
+        if bucket > 0 {
+            sink.add(KING_DANGER + bucket.min(DANGER_BUCKETS - 1), sign);
+        }
         let defended = cover[them.index()] | by_minor[them.index()] | by_rook[them.index()];
         let zone = t.king[ksq];
         sink.add(
@@ -473,6 +520,143 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
     }
     sink.add(TEMPO, if pos.side() == Color::White { 1 } else { -1 });
     phase.min(24)
+}
+
+/// Weight of a piece attacking the enemy King's ring, by role P N B R Q K (Stockfish's
+/// classical `KingAttackWeights`).
+const RING_ATTACK_WEIGHT: [i32; 6] = [0, 81, 52, 44, 10, 0];
+
+/// Squares attacked by two pawns of `color`.
+fn pawn_double_attacks(color: Color, pawns: u64) -> u64 {
+    let not_a = !FILE_A;
+    let not_h = !(FILE_A << 7);
+    match color {
+        Color::White => ((pawns & not_a) << 7) & ((pawns & not_h) << 9),
+        Color::Black => ((pawns & not_a) >> 9) & ((pawns & not_h) >> 7),
+    }
+}
+
+/// The ring of `color`'s King: the squares around it, moved in from the edge so that it
+/// is always nine squares, less those two of its own pawns defend (so far only the
+/// pawns have been counted in `by_two`).
+fn king_ring(pos: &Chess, color: Color, by_two: &[u64; 2]) -> u64 {
+    let ksq = pos.king_square(color);
+    let centre = (ksq / 8).clamp(1, 6) * 8 + (ksq % 8).clamp(1, 6);
+    (tables().king[centre] | 1u64 << centre) & !by_two[color.index()]
+}
+
+/// The files of a King's flank by the King's file (Stockfish's `KingFlank`).
+const KING_FLANK: [u64; 8] = {
+    let (a, b, c, d, e, f, g, h) = (
+        FILE_A,
+        FILE_A << 1,
+        FILE_A << 2,
+        FILE_A << 3,
+        FILE_A << 4,
+        FILE_A << 5,
+        FILE_A << 6,
+        FILE_A << 7,
+    );
+    let queen_side = a | b | c | d;
+    let centre = c | d | e | f;
+    let king_side = e | f | g | h;
+    [
+        queen_side ^ d,
+        queen_side,
+        queen_side,
+        centre,
+        centre,
+        king_side,
+        king_side,
+        king_side ^ e,
+    ]
+};
+
+/// How much danger `color`'s pieces put the enemy King in, in Stockfish's classical units
+/// (its `kingDanger`, without the shelter and mobility parts, which other terms count):
+/// `rings` is the attackers' count times their weight plus 69 per attack next to the King,
+/// counted while the attacks were made; `ring` is the King's ring.
+fn king_danger(
+    pos: &Chess,
+    color: Color,
+    by_role: &[[u64; 5]; 2],
+    by_any: &[u64; 2],
+    by_two: &[u64; 2],
+    ring: u64,
+    rings: i32,
+) -> i32 {
+    let t = tables();
+    let them = color.other();
+    let (us, ti) = (color.index(), them.index());
+    let occ = pos.occupied();
+    let ksq = pos.king_square(them);
+    let beside = t.king[ksq];
+    let their_queens = pos.pieces(them, Role::Queen);
+    // Squares we attack that the King's side defends at most once, by its King or Queen.
+    let weak = by_any[us] & !by_two[ti] & (!by_any[ti] | beside | by_role[ti][4]);
+    let safe = !pos.color_pieces(color) & (!by_any[ti] | (weak & by_two[us]));
+    let rook_lines = t.rook(ksq, occ ^ their_queens);
+    let bishop_lines = t.bishop(ksq, occ ^ their_queens);
+    let more = |b: u64| usize::from(b & b.wrapping_sub(1) != 0);
+    let mut danger = rings + 37;
+    let mut unsafe_checks = 0u64;
+    let rook_checks = rook_lines & by_role[us][3] & safe;
+    if rook_checks != 0 {
+        danger += [1087, 1878][more(rook_checks)];
+    } else {
+        unsafe_checks |= rook_lines & by_role[us][3];
+    }
+    // A Queen's check counts only where no Rook's check is (those are worth more).
+    let queen_checks =
+        (rook_lines | bishop_lines) & by_role[us][4] & safe & !(by_role[ti][4] | rook_checks);
+    if queen_checks != 0 {
+        danger += [759, 1132][more(queen_checks)];
+    }
+    let bishop_checks = bishop_lines & by_role[us][2] & safe & !queen_checks;
+    if bishop_checks != 0 {
+        danger += [639, 974][more(bishop_checks)];
+    } else {
+        unsafe_checks |= bishop_lines & by_role[us][2];
+    }
+    let knight_checks = t.knight[ksq] & by_role[us][1];
+    if knight_checks & safe != 0 {
+        danger += [803, 1292][more(knight_checks & safe)];
+    } else {
+        unsafe_checks |= knight_checks;
+    }
+    // Pieces of either side alone between the King and one of our sliders.
+    let rooks = pos.pieces(color, Role::Rook) | pos.pieces(color, Role::Queen);
+    let bishops = pos.pieces(color, Role::Bishop) | pos.pieces(color, Role::Queen);
+    let snipers = (t.rook(ksq, 0) & rooks) | (t.bishop(ksq, 0) & bishops);
+    let mut blockers = 0u64;
+    for s in bits(snipers) {
+        let b = t.between[ksq][s] & occ & !snipers;
+        if b != 0 && b & b.wrapping_sub(1) == 0 {
+            blockers |= b;
+        }
+    }
+    // The King's camp on its flank: our attacks there, those made twice, its defence.
+    let camp = if them == Color::White {
+        !0u64 >> 24
+    } else {
+        !0u64 << 24
+    };
+    let flank = KING_FLANK[ksq % 8] & camp;
+    let flank_attack =
+        (by_any[us] & flank).count_ones() as i32 + (by_two[us] & flank).count_ones() as i32;
+    let flank_defence = (by_any[ti] & flank).count_ones() as i32;
+    danger += 183 * (ring & weak).count_ones() as i32
+        + 148 * unsafe_checks.count_ones() as i32
+        + 98 * blockers.count_ones() as i32
+        + 3 * flank_attack * flank_attack / 8
+        - 4 * flank_defence;
+    if pos.pieces(color, Role::Queen) == 0 {
+        danger -= 873;
+    }
+    if by_role[ti][1] & beside != 0 {
+        danger -= 100;
+    }
+    danger
 }
 
 /// Slots of each thread's pawn-structure cache (a power of two; 48 bytes a slot).

@@ -287,6 +287,23 @@ mod tests {
     }
 
     #[test]
+    fn king_danger_is_stockfish_s_sum() {
+        use super::super::terms::{DANGER_BUCKETS, DANGER_STEP, KING_DANGER};
+        // White's Queen against the castled Black King: no piece on the ring (0), the
+        // constant 37, a safe Queen check on d8 (759), two attacked squares of the King's
+        // flank (3 * 2 * 2 / 8 = 1), nine defended ones (-4 * 9): 761. Black, without a
+        // Queen (-873), threatens nothing.
+        let pos = Chess::from_fen("6k1/5ppp/8/8/8/8/8/3Q2K1 w - - 0 1").unwrap();
+        let danger: Vec<(u16, i16)> = sample(&pos, 0)
+            .counts
+            .into_iter()
+            .filter(|&(i, _)| (KING_DANGER..KING_DANGER + DANGER_BUCKETS).contains(&usize::from(i)))
+            .collect();
+        let bucket = (761 / DANGER_STEP) as usize;
+        assert_eq!(danger, vec![((KING_DANGER + bucket) as u16, 1)]);
+    }
+
+    #[test]
     fn a_line_is_read_or_refused_in_one_sentence() {
         let s = parse_line("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1;-150").unwrap();
         assert!((s.target - win_chance(150.0)).abs() < 1e-12);
