@@ -84,6 +84,13 @@ const CONT_SIZE: usize = 1 << 16;
 /// History scores lower or raise a late move's reduction by one ply per this much.
 const HISTORY_LMR_DIVISOR: i32 = 12288;
 
+/// Correction-history slots per side to move (structures are folded into them by their key).
+const CORRECTION_SIZE: usize = 16384;
+/// A correction is kept in this many units per centipawn, so small updates add up.
+const CORRECTION_GRAIN: i32 = 256;
+/// The largest correction, in centipawns.
+const CORRECTION_MAX: i32 = 128;
+
 /// A limit outside its range, in one sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LimitError(pub String);
@@ -398,6 +405,9 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     /// Continuation history: how often a quiet move cut off right after a given move of
     /// the opponent (by [`cont_slot`]), with the same bounds and updates as `history`.
     cont: Vec<i32>,
+    /// Follow-up history: the same for a quiet move after the side's own move before
+    /// (two plies back).
+    follow: Vec<i32>,
     /// The quiet move that last refuted each move of the opponent (by its history slot).
     countermoves: Vec<Option<P::Move>>,
     /// The history slot of the move that led to each ply (`None` at the root and after a
@@ -411,8 +421,11 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     rep_floor: usize,
     /// Whether the position at each ply was reached by a null move (no two in a row).
     after_null: Vec<bool>,
-    /// The static score at each ply of the current line (`None` in check).
+    /// The static score at each ply of the current line (`None` in check), corrected.
     evals: Vec<Option<i32>>,
+    /// Correction history: by side to move and structure ([`Evaluator::correction_key`]),
+    /// the running mean of search score minus static score, in [`CORRECTION_GRAIN`] units.
+    correction: Vec<i32>,
     /// The move a singular-extension search leaves out at each ply (`None` in every other
     /// search).
     excluded: Vec<Option<P::Move>>,
@@ -499,6 +512,15 @@ impl<M: Copy> Ordered<M> {
     }
 }
 
+/// [`Ordered::score`] of a quiet move whose history is not read yet: below every noisy
+/// move, killer and countermove, above every history score (at most twice
+/// [`HISTORY_MAX`]).
+const QUIET_PENDING: i32 = 1 << 20;
+
+/// The history slots of the two moves before a node's: the opponent's last (`None` at the
+/// root and after a pass) and the side's own before it.
+type Previous = (Option<usize>, Option<usize>);
+
 /// The history slot of a move not hashed yet.
 const NO_SLOT: usize = usize::MAX;
 
@@ -519,6 +541,16 @@ fn history_slot<M: Hash>(side: Color, mv: &M) -> usize {
 fn cont_slot(prev: usize, slot: usize) -> usize {
     (((prev as u64) << 16 | slot as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 44) as usize
         & (CONT_SIZE - 1)
+}
+
+/// A correction-history entry `entry` (in [`CORRECTION_GRAIN`] units) moved towards a
+/// search at `depth` that ended `diff` centipawns from the static score: a running mean
+/// that weighs deeper searches more (1/256 a ply plus one, at most 16/256), within
+/// ±[`CORRECTION_MAX`] centipawns.
+fn corrected_entry(entry: i32, diff: i32, depth: i32) -> i32 {
+    let target = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
+    let weight = (depth + 1).clamp(1, 16);
+    (entry * (256 - weight) + target * weight) / 256
 }
 
 /// Moves `h` towards `bonus`'s sign by `bonus`, less the nearer it already is to the bound
@@ -553,6 +585,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 2 * HISTORY_SIZE],
             cont: vec![0; CONT_SIZE],
+            follow: vec![0; CONT_SIZE],
             countermoves: vec![None; 2 * HISTORY_SIZE],
             prev_slot: vec![None; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
@@ -561,6 +594,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             rep_floor: 0,
             after_null: vec![false; MAX_PLY + 2],
             evals: vec![None; MAX_PLY + 2],
+            correction: vec![0; 2 * CORRECTION_SIZE],
             excluded: vec![None; MAX_PLY + 2],
             lmr: (0..64)
                 .map(|d| {
@@ -609,11 +643,15 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         self.tt.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
         self.cont.iter_mut().for_each(|h| *h = 0);
+        self.follow.iter_mut().for_each(|h| *h = 0);
         self.countermoves.iter_mut().for_each(|m| *m = None);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.correction.iter_mut().for_each(|c| *c = 0);
         for h in &mut self.helpers {
+            h.correction.iter_mut().for_each(|c| *c = 0);
             h.history.iter_mut().for_each(|h| *h = 0);
             h.cont.iter_mut().for_each(|h| *h = 0);
+            h.follow.iter_mut().for_each(|h| *h = 0);
             h.countermoves.iter_mut().for_each(|m| *m = None);
             h.killers.iter_mut().for_each(|k| *k = [None; 2]);
         }
@@ -680,6 +718,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.iter_mut().for_each(|h| *h /= 2);
         self.cont.iter_mut().for_each(|h| *h /= 2);
+        self.follow.iter_mut().for_each(|h| *h /= 2);
         self.prev_slot[0] = None;
         let keep = history.len().saturating_sub(100);
         self.path = history[keep..].to_vec();
@@ -746,6 +785,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.iter_mut().for_each(|h| *h /= 2);
         self.cont.iter_mut().for_each(|h| *h /= 2);
+        self.follow.iter_mut().for_each(|h| *h /= 2);
         self.prev_slot[0] = None;
         // Only the last 100 plies can repeat under any move-count rule we know of.
         let keep = history.len().saturating_sub(100);
@@ -1240,19 +1280,49 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         }
     }
 
-    /// The ordering score of the quiet move of history slot `slot` after the move of slot `prev`:
-    /// its history plus its continuation history.
-    fn quiet_score(&self, prev: Option<usize>, slot: usize) -> i32 {
-        self.history[slot] + prev.map_or(0, |p| self.cont[cont_slot(p, slot)])
+    /// The ordering score of the quiet move of history slot `slot` after the moves of slots
+    /// `prev` (the opponent's last, then the side's own before it): its history plus its
+    /// continuation and follow-up histories.
+    fn quiet_score(&self, prev: Previous, slot: usize) -> i32 {
+        self.history[slot]
+            + prev.0.map_or(0, |p| self.cont[cont_slot(p, slot)])
+            + prev.1.map_or(0, |p| self.follow[cont_slot(p, slot)])
     }
 
-    /// Adds `bonus` (a malus when negative) to the history and continuation history of the
-    /// quiet move of history slot `slot`.
-    fn reward_quiet(&mut self, prev: Option<usize>, slot: usize, bonus: i32) {
+    /// Adds `bonus` (a malus when negative) to the history, continuation and follow-up
+    /// histories of the quiet move of history slot `slot`.
+    fn reward_quiet(&mut self, prev: Previous, slot: usize, bonus: i32) {
         update_history(&mut self.history[slot], bonus);
-        if let Some(p) = prev {
+        if let Some(p) = prev.0 {
             update_history(&mut self.cont[cont_slot(p, slot)], bonus);
         }
+        if let Some(p) = prev.1 {
+            update_history(&mut self.follow[cont_slot(p, slot)], bonus);
+        }
+    }
+
+    /// The correction-history slot of `pos`, if its evaluation gives a structure key.
+    fn correction_slot(&self, pos: &P) -> Option<usize> {
+        let key = self.eval.correction_key(pos)?;
+        let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 50) as usize & (CORRECTION_SIZE - 1);
+        Some(match pos.turn() {
+            Color::White => slot,
+            Color::Black => slot + CORRECTION_SIZE,
+        })
+    }
+
+    /// The static score of `pos` for the side to move, corrected by what searches of its
+    /// structure found (correction history); also the uncorrected score and the slot.
+    fn static_score(&self, pos: &P, ply: usize) -> (i32, i32, Option<usize>) {
+        let raw = self.eval.evaluate(pos, self.mobility(ply));
+        let slot = self.correction_slot(pos);
+        let corrected = match slot {
+            Some(s) => {
+                (raw + self.correction[s] / CORRECTION_GRAIN).clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
+            }
+            None => raw,
+        };
+        (corrected, raw, slot)
     }
 
     /// The score of a position with no legal move, from the side to move's view.
@@ -1402,7 +1472,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         } else {
             depth
         };
-        let static_eval = (!in_check).then(|| self.eval.evaluate(pos, self.mobility(ply)));
+        let scored_static = (!in_check).then(|| self.static_score(pos, ply));
+        let static_eval = scored_static.map(|(e, _, _)| e);
         self.evals[ply] = static_eval;
         // Whether the side to move stands better than two plies ago: if not, its late
         // moves are reduced more.
@@ -1465,13 +1536,15 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
 
         let killers = self.killers[ply];
         let side = pos.turn();
-        let prev = self.prev_slot[ply];
-        let countermove = prev.and_then(|p| self.countermoves[p]);
+        let prev = (
+            self.prev_slot[ply],
+            ply.checked_sub(1).and_then(|p| self.prev_slot[p]),
+        );
+        let countermove = prev.0.and_then(|p| self.countermoves[p]);
         scored.clear();
         scored.extend(moves.iter().map(|&m| {
             let noisy = pos.is_noisy(m);
             let losing = noisy && self.eval.loses_exchange(pos, m);
-            let mut slot = NO_SLOT;
             let score = if Some(m) == hash_move {
                 1 << 30
             } else if noisy {
@@ -1485,8 +1558,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             } else if Some(m) == countermove {
                 (1 << 22) - 2
             } else {
-                slot = history_slot(side, &m);
-                self.quiet_score(prev, slot)
+                // Scored when the loop reaches the quiet moves: a cut-off by the hash
+                // move, a capture or a killer never needs their history.
+                QUIET_PENDING
             };
             Ordered {
                 score,
@@ -1494,7 +1568,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 noisy,
                 check: CHECK_UNKNOWN,
                 losing,
-                slot,
+                slot: NO_SLOT,
             }
         }));
 
@@ -1538,6 +1612,23 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 if o.score >= top {
                     top = o.score;
                     j = k;
+                }
+            }
+            if top == QUIET_PENDING {
+                // Every move left is an unscored quiet move: score them all, then choose.
+                for o in scored[i..].iter_mut() {
+                    if o.score == QUIET_PENDING {
+                        o.slot = history_slot(side, &o.mv);
+                        o.score = self.quiet_score(prev, o.slot);
+                    }
+                }
+                j = i;
+                top = scored[i].score;
+                for (k, o) in scored.iter().enumerate().skip(i + 1) {
+                    if o.score >= top {
+                        top = o.score;
+                        j = k;
+                    }
                 }
             }
             scored.swap(i, j);
@@ -1714,7 +1805,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                                     self.reward_quiet(prev, o.slot, -bonus);
                                 }
                             }
-                            if let Some(p) = prev {
+                            if let Some(p) = prev.0 {
                                 self.countermoves[p] = Some(mv);
                             }
                         }
@@ -1730,6 +1821,22 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         } else {
             Bound::Upper
         };
+        // The correction history learns from a searched score that says more than the
+        // static one: not a bound on the wrong side of it, not a capture's gain, no mate.
+        if let Some((corrected, raw, Some(slot))) = scored_static {
+            let capture = best_move.is_some_and(|m| pos.is_noisy(m));
+            let fail_high_below = bound == Bound::Lower && best <= corrected;
+            let fail_low_above = bound == Bound::Upper && best >= corrected;
+            if excluded.is_none()
+                && !capture
+                && !fail_high_below
+                && !fail_low_above
+                && !is_win_score(best)
+            {
+                let c = &mut self.correction[slot];
+                *c = corrected_entry(*c, best - raw, depth);
+            }
+        }
         // A root searched without its best moves (MultiPV), or a node without its hash
         // move, has no true score to store.
         if (ply > 0 || self.root_excluded.is_empty()) && excluded.is_none() {
@@ -1761,7 +1868,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         } else {
             let stand = match stand {
                 Some(s) => s,
-                None => self.eval.evaluate(pos, self.mobility(ply)),
+                None => self.static_score(pos, ply).0,
             };
             if stand >= beta || ply >= MAX_PLY - 1 || qdepth >= QS_MAX_DEPTH {
                 return stand;
@@ -1887,7 +1994,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             if pos.rule_draw() {
                 return 0;
             }
-            let s = self.eval.evaluate(pos, Mobility::default());
+            let s = self.static_score(pos, ply).0;
             if s >= beta || qdepth >= QS_MAX_DEPTH {
                 return s;
             }
@@ -1932,6 +2039,30 @@ mod smp_tests {
             score: 10,
             pv: vec![depth as u8],
         }
+    }
+
+    #[test]
+    fn correction_entries_are_running_means_within_the_bound() {
+        // One search 3 plies deep, 100 cp above the static score: 4/256 of the way.
+        assert_eq!(corrected_entry(0, 100, 3), 100 * CORRECTION_GRAIN * 4 / 256);
+        // Deep searches weigh 16/256 at most; a huge gap counts as the bound.
+        assert_eq!(
+            corrected_entry(0, 10_000, 40),
+            CORRECTION_MAX * CORRECTION_GRAIN * 16 / 256
+        );
+        assert_eq!(
+            corrected_entry(0, -10_000, 40),
+            -CORRECTION_MAX * CORRECTION_GRAIN * 16 / 256
+        );
+        // Repeated, the entry converges on the gap and never passes it.
+        let mut e = 0;
+        for _ in 0..2_000 {
+            e = corrected_entry(e, 60, 10);
+            assert!(e <= 60 * CORRECTION_GRAIN);
+        }
+        assert!(e / CORRECTION_GRAIN >= 59, "{e}");
+        // A contrary result pulls it back.
+        assert!(corrected_entry(e, -60, 10) < e);
     }
 
     #[test]

@@ -73,6 +73,13 @@ pub trait Evaluator<P: Position>: Send + Sync {
     /// count material (the `greedy` match player).
     fn material(&self, pos: &P) -> i32;
 
+    /// A key of the position's slow-changing structure (chess: the pawns), under which the
+    /// search learns how far its searches end from the static score and corrects the
+    /// score by that (correction history). `None` (the default): no correction.
+    fn correction_key(&self, _pos: &P) -> Option<u64> {
+        None
+    }
+
     /// Whether [`Evaluator::evaluate`] reads the legal move counts in [`Mobility`]. When it
     /// does not, quiescence may stand pat before generating any move.
     fn uses_mobility(&self) -> bool {

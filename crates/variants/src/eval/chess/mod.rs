@@ -151,6 +151,16 @@ impl Evaluator<Chess> for ChessEval {
         None
     }
 
+    fn correction_key(&self, pos: &Chess) -> Option<u64> {
+        // The pawns: the structure the evaluation misjudges the same way move after move.
+        let white = pos.pieces(Color::White, Role::Pawn);
+        let black = pos.pieces(Color::Black, Role::Pawn);
+        Some(
+            white.wrapping_mul(0xff51_afd7_ed55_8ccd)
+                ^ black.wrapping_mul(0xc4ce_b9fe_1a85_ec53).rotate_left(31),
+        )
+    }
+
     fn singular_depth(&self) -> Option<i32> {
         // Measured in self-play at 20,000 nodes a move (docs/engine.md).
         Some(6)
