@@ -524,6 +524,20 @@ type Previous = (Option<usize>, Option<usize>);
 /// The history slot of a move not hashed yet.
 const NO_SLOT: usize = usize::MAX;
 
+/// The index of the best-scored move of `scored` from `i` on: the last of the best scores,
+/// as `max_by_key` chooses.
+fn best_from<M>(scored: &[Ordered<M>], i: usize) -> usize {
+    let mut j = i;
+    let mut top = scored[i].score;
+    for (k, o) in scored.iter().enumerate().skip(i + 1) {
+        if o.score >= top {
+            top = o.score;
+            j = k;
+        }
+    }
+    j
+}
+
 /// The history slot of `mv` played by `side`: one table per side, as the same move is
 /// seldom good for both.
 fn history_slot<M: Hash>(side: Color, mv: &M) -> usize {
@@ -1605,16 +1619,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 look_ahead = false;
             }
             // Selection sort: a cut-off usually comes early, so sorting everything is waste.
-            // The last of the best scores, as `max_by_key` chose.
-            let mut j = i;
-            let mut top = scored[i].score;
-            for (k, o) in scored.iter().enumerate().skip(i + 1) {
-                if o.score >= top {
-                    top = o.score;
-                    j = k;
-                }
-            }
-            if top == QUIET_PENDING {
+            let mut j = best_from(scored, i);
+            if scored[j].score == QUIET_PENDING {
                 // Every move left is an unscored quiet move: score them all, then choose.
                 for o in scored[i..].iter_mut() {
                     if o.score == QUIET_PENDING {
@@ -1622,14 +1628,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                         o.score = self.quiet_score(prev, o.slot);
                     }
                 }
-                j = i;
-                top = scored[i].score;
-                for (k, o) in scored.iter().enumerate().skip(i + 1) {
-                    if o.score >= top {
-                        top = o.score;
-                        j = k;
-                    }
-                }
+                j = best_from(scored, i);
             }
             scored.swap(i, j);
             let Ordered { mv, noisy, .. } = scored[i];
