@@ -47,6 +47,9 @@ pub struct MatchArgs {
     /// Print one JSON object per game on stdout (the summary goes to stderr).
     #[arg(long, conflicts_with = "csv")]
     json: bool,
+    /// Append each game's record (PGN, every move) to this file as the game ends.
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<std::path::PathBuf>,
     /// Print one CSV row per game on stdout, after a header (the summary goes to stderr).
     #[arg(long)]
     csv: bool,
@@ -196,7 +199,30 @@ pub fn run(args: MatchArgs) -> Result<(), VariantError> {
     let mut csv_out = args
         .csv
         .then(|| csv::Writer::from_writer(std::io::stdout()));
+    let mut pgn = args
+        .pgn
+        .as_ref()
+        .map(|path| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| {
+                    VariantError::Other(format!(
+                        "cannot open {} for the records: {e}",
+                        path.display()
+                    ))
+                })
+        })
+        .transpose()?;
+    // The players' specs name the seats; a quote in them would end the tag early.
+    let event = format!("menagerie match: A = {}, B = {}", args.a, args.b).replace('"', "'");
+    let event = format!("[Event \"{event}\"]\n");
     let summary = matches::run(&config, a.as_mut(), b.as_mut(), &mut |r, so_far| {
+        if let Some(file) = pgn.as_mut() {
+            use std::io::Write;
+            write!(file, "{event}{}\n", r.record).map_err(io_error)?;
+        }
         if args.json {
             bar.suspend(|| {
                 serde_json::to_string(&row(r, |p| p, true, so_far.sprt.as_ref()))

@@ -53,6 +53,8 @@ pub struct GameResult {
     pub points_b: f64,
     /// The final position string.
     pub fen: String,
+    /// The game's record (`Round`, `White` and `Black` as `A` or `B`, every move).
+    pub record: String,
 }
 
 /// A whole match: each game, the totals, the Elo estimate.
@@ -183,6 +185,13 @@ pub fn play_game(
     };
     let (w, bl) = points(&outcome);
     let (pa, pb) = if a_white { (w, bl) } else { (bl, w) };
+    let (white, black) = if a_white { ("A", "B") } else { ("B", "A") };
+    let tags = [
+        ("Round", number.to_string()),
+        ("White", white.to_string()),
+        ("Black", black.to_string()),
+    ];
+    let record = crate::record::write(g.as_ref(), config.variant.start_fen, &tags, Some(&outcome));
     Ok(GameResult {
         number,
         a_white,
@@ -190,6 +199,7 @@ pub fn play_game(
         points_a: f64::from(pa),
         points_b: f64::from(pb),
         fen: g.fen(),
+        record,
         outcome,
     })
 }
@@ -280,6 +290,19 @@ mod tests {
         assert!(s.games.iter().all(|g| g.plies == 6));
         assert_eq!(s.points_a + s.points_b, 2.0);
         assert_eq!(s.endings().get("max-plies"), Some(&2));
+        // Each record names the seats and replays to the game's final position.
+        for r in &s.games {
+            let (white, black) = if r.a_white { ("A", "B") } else { ("B", "A") };
+            let rec = crate::record::parse(&r.record, "game").expect("a record");
+            assert_eq!(rec.tag("Round"), Some(r.number.to_string().as_str()));
+            assert_eq!(rec.tag("White"), Some(white));
+            assert_eq!(rec.tag("Black"), Some(black));
+            assert_eq!(rec.tag("Termination"), Some("max-plies"));
+            let mut g = config.variant.open(None, &config.options).expect("chess");
+            crate::record::replay(g.as_mut(), &rec, "game").expect("replays");
+            assert_eq!(g.ply(), 6);
+            assert_eq!(g.fen(), r.fen);
+        }
     }
 
     #[test]
