@@ -221,7 +221,7 @@ pub fn run(args: MatchArgs) -> Result<(), VariantError> {
     let summary = matches::run(&config, a.as_mut(), b.as_mut(), &mut |r, so_far| {
         if let Some(file) = pgn.as_mut() {
             use std::io::Write;
-            write!(file, "{event}{}\n", r.record).map_err(io_error)?;
+            writeln!(file, "{event}{}", r.record).map_err(io_error)?;
         }
         if args.json {
             bar.suspend(|| {
