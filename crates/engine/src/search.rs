@@ -293,7 +293,8 @@ pub struct SearchResult<M> {
 }
 
 impl<M> SearchResult<M> {
-    fn empty() -> Self {
+    /// A result with no move and no iteration.
+    pub fn empty() -> Self {
         SearchResult {
             best: None,
             last: Iteration {
@@ -445,6 +446,9 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     /// (it beat the move searched first), with its score.
     root_raised: Option<(P::Move, i32)>,
     root_only: Vec<P::Move>,
+    /// The root moves the game allows (all legal moves when empty), kept over every search
+    /// until changed: at a repetition Little Cheops offers only a choice (R36).
+    root_allowed: Vec<P::Move>,
 }
 
 /// Lists lent to the nodes of a search and given back, empty, when a node is done, so
@@ -632,6 +636,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             root_best: None,
             root_raised: None,
             root_only: Vec::new(),
+            root_allowed: Vec::new(),
         }
     }
 
@@ -650,6 +655,12 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     /// restriction lasts for one search.
     pub fn restrict_root(&mut self, moves: Vec<P::Move>) {
         self.root_only = moves;
+    }
+
+    /// Restricts every search from now on to these root moves (all legal moves when empty),
+    /// hidden-information searches over several hypotheses included, until called again.
+    pub fn allow_root(&mut self, moves: Vec<P::Move>) {
+        self.root_allowed = moves;
     }
 
     /// Forgets everything learnt (a new game).
@@ -813,6 +824,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         if !self.root_only.is_empty() {
             moves.retain(|m| self.root_only.contains(m));
         }
+        if !self.root_allowed.is_empty() {
+            moves.retain(|m| self.root_allowed.contains(m));
+        }
         if moves.is_empty() || root.rule_draw() || root.quick_outcome().is_some() {
             self.root_only.clear();
             result.elapsed = self.start.elapsed();
@@ -838,7 +852,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         let adopt = self.smp.is_some()
             && searched == 1
             && limits.depth.is_none()
-            && self.root_only.is_empty();
+            && self.root_only.is_empty()
+            && self.root_allowed.is_empty();
         let mut depth = 1;
         'deepen: while depth <= max_depth {
             if let Some(s) = &self.smp {
@@ -1459,6 +1474,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         if ply == 0 && !self.root_only.is_empty() {
             let only = &self.root_only;
             moves.retain(|m| only.contains(m));
+        }
+        if ply == 0 && !self.root_allowed.is_empty() {
+            let allowed = &self.root_allowed;
+            moves.retain(|m| allowed.contains(m));
         }
         if ply == 0 && !self.root_excluded.is_empty() {
             let excluded = &self.root_excluded;

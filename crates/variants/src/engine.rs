@@ -198,7 +198,36 @@ impl<P: Position, E: Evaluator<P> + Clone> VariantSearcher for Typed<P, E> {
         let earlier = &positions[..positions.len() - 1];
         let root = game.position();
         let me = root.turn();
-        if let Some(view) = root.hidden_view(me) {
+        // At a repetition where the rules offer a choice instead of the draw (Little
+        // Cheops R36), only the choices may be played: the board moves among them are
+        // searched, and the claim of the draw is taken unless one of them scores above it.
+        let offered = game.legal_moves();
+        let mut on_board = Vec::new();
+        root.legal_moves(&mut on_board);
+        let choice =
+            offered.len() != on_board.len() || offered.iter().any(|m| !on_board.contains(m));
+        let (playable, claim) = if choice {
+            let playable: Vec<P::Move> = offered
+                .iter()
+                .copied()
+                .filter(|m| on_board.contains(m))
+                .collect();
+            (
+                playable,
+                offered.iter().copied().find(|m| !on_board.contains(m)),
+            )
+        } else {
+            (Vec::new(), None)
+        };
+        if choice && playable.is_empty() {
+            let mut r = SearchResult::empty();
+            r.best = claim;
+            r.note =
+                Some("the position has occurred again and the rules offer only the draw".into());
+            return Some(report(root, root, r));
+        }
+        searcher.allow_root(playable);
+        let (text_root, line_root, mut result) = if let Some(view) = root.hidden_view(me) {
             // Hidden information: the engine sees what the side to move sees, never the
             // umpire's position, and its history as that side saw it.
             let history: Vec<u64> = earlier
@@ -208,13 +237,27 @@ impl<P: Position, E: Evaluator<P> + Clone> VariantSearcher for Typed<P, E> {
             let hidden = searcher.search_hidden(&view, &history, limits, |it| {
                 on_iteration(&info_of(&view, it))
             });
-            return Some(report(&view, &hidden.line_root, hidden.result));
+            (view, hidden.line_root, hidden.result)
+        } else {
+            let history: Vec<u64> = earlier.iter().map(|p| p.key()).collect();
+            let result = searcher.search(root, &history, limits, |it| {
+                on_iteration(&info_of(root, it))
+            });
+            (root.clone(), root.clone(), result)
+        };
+        searcher.allow_root(Vec::new());
+        if let Some(claim) = claim {
+            let best = result.best.map(|m| root.move_human(m));
+            if result.best.is_none() || result.last.score.raw() <= 0 {
+                result.best = Some(claim);
+                result.note = Some(format!(
+                    "the position has occurred again and the rules offer a choice: the draw is taken ({} scores {} at best)",
+                    best.unwrap_or_else(|| "no other choice".into()),
+                    result.last.score
+                ));
+            }
         }
-        let history: Vec<u64> = earlier.iter().map(|p| p.key()).collect();
-        let result = searcher.search(root, &history, limits, |it| {
-            on_iteration(&info_of(root, it))
-        });
-        Some(report(root, root, result))
+        Some(report(&text_root, &line_root, result))
     }
 
     fn clear(&mut self) {

@@ -174,3 +174,36 @@ fn one_engine_serves_every_variant_and_forgets_on_request() {
     engine.new_game();
     assert_eq!(engine.hash_mb(), 1);
 }
+
+/// Little Cheops R36: at a repetition with an abdication available the rules offer only the
+/// abdication or the draw, and the engine answers with one of them (it once searched the
+/// board's ordinary moves and played one, which the game refused as illegal).
+#[test]
+fn a_repetition_choice_is_answered_with_one_of_its_choices() {
+    let fen = "12k/13/13/13/5t7/13/13/13/13/13/13/13/K11D w - - 0 1 -";
+    let mut g = open("little-cheops-imperial", fen);
+    for mv in ["a1a2", "m13l13", "a2a1", "l13m13"].repeat(2) {
+        g.push(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+    }
+    assert_eq!(g.legal_moves(), ["a1->m1", "draw"]);
+    for limits in [Limits::depth(1), Limits::depth(5), Limits::nodes(3_000)] {
+        let r = search(&*g, limits);
+        assert_legal(&*g, &r);
+        let best = r.best.clone().unwrap_or_default();
+        let mut next = g.fork();
+        next.push(&best).expect("the engine's choice is playable");
+        if best == "draw" {
+            assert!(r
+                .note
+                .as_deref()
+                .is_some_and(|n| n.contains("the draw is taken")));
+            assert!(next.outcome().is_some_and(|o| o.winner.is_none()));
+        } else {
+            assert_eq!(next.outcome(), None);
+        }
+    }
+    // One ply earlier nothing repeats yet: every ordinary move may be searched.
+    g.pop();
+    let r = search(&*g, Limits::depth(3));
+    assert_legal(&*g, &r);
+}
