@@ -354,3 +354,60 @@ fn uci_elo_runs_over_the_measured_levels_and_picks_the_nearest() {
     assert!(lines.iter().any(|l| l.starts_with("bestmove ")), "{out}");
     assert_eq!(*lines.last().unwrap(), "Nodes searched: 20");
 }
+
+/// A UCI player in a match of another game than chess is told the game (`UCI_Variant`)
+/// before its first move (it used to be sent the position alone, answered as chess, and
+/// forfeited), and `--pgn` keeps every game's record.
+#[cfg(unix)]
+#[test]
+fn a_uci_player_is_told_the_variant_and_the_records_are_kept() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("menagerie-uci-variant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let script = dir.join("engine.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nexec '{}' uci\n",
+            env!("CARGO_BIN_EXE_menagerie")
+        ),
+    )
+    .expect("the wrapper script");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let pgn = dir.join("games.pgn");
+    let a = format!("uci:{}", script.display());
+    let pgn_arg = pgn.display().to_string();
+    let o = menagerie(&[
+        "match",
+        "vyrt",
+        "--a",
+        &a,
+        "--b",
+        "engine",
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--opening-plies",
+        "2",
+        "--max-plies",
+        "12",
+        "--pgn",
+        &pgn_arg,
+        "--csv",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = stdout(&o);
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    assert!(rows.iter().all(|r| !r.contains("forfeit")), "{csv}");
+    let records = std::fs::read_to_string(&pgn).expect("the records");
+    assert_eq!(
+        records.matches("[Variant \"vyrt\"]").count(),
+        2,
+        "{records}"
+    );
+    assert_eq!(records.matches("[Round \"").count(), 2, "{records}");
+    assert!(records.contains(&format!("[Event \"menagerie match: A = {a}, B = engine\"]")));
+    let _ = std::fs::remove_dir_all(&dir);
+}

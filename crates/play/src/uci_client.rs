@@ -15,6 +15,9 @@ pub struct UciEngine {
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
     limits: Limits,
+    /// The variant the engine was last told to play (`UCI_Variant`; UCI engines start with
+    /// chess).
+    variant: String,
 }
 
 impl UciEngine {
@@ -42,6 +45,7 @@ impl UciEngine {
             stdin,
             stdout: BufReader::new(stdout),
             limits: default,
+            variant: "chess".to_string(),
         };
         e.send("uci")?;
         e.wait_for("uciok")?;
@@ -69,6 +73,10 @@ impl UciEngine {
                 "depth" => own.depth = Some(limit(Kind::Depth)? as u32),
                 "nodes" => own.nodes = Some(limit(Kind::Nodes)?),
                 "movetime" => own.movetime = Some(Duration::from_millis(limit(Kind::Movetime)?)),
+                "UCI_Variant" => {
+                    e.send(&format!("setoption name UCI_Variant value {v}"))?;
+                    e.variant = v.clone();
+                }
                 name => e.send(&format!("setoption name {name} value {v}"))?,
             }
         }
@@ -109,6 +117,14 @@ impl UciEngine {
 
 impl Player for UciEngine {
     fn choose(&mut self, game: &mut dyn AnyGame) -> Result<String, VariantError> {
+        // An engine of several variants (this one, Fairy-Stockfish) is told the game first.
+        let variant = game.variant();
+        if variant != self.variant {
+            self.send(&format!("setoption name UCI_Variant value {variant}"))?;
+            self.send("isready")?;
+            self.wait_for("readyok")?;
+            self.variant = variant.to_string();
+        }
         let moves = game.history_canonical();
         let mut pos = format!("position fen {}", game.start_fen());
         if !moves.is_empty() {
