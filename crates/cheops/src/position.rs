@@ -359,6 +359,9 @@ impl CheopsPosition {
         } else {
             r.with_neighbours(self.occ[me.other().index()])
         };
+        // For quiescence: a one-step promoting piece (a Pawn) has nothing noisy unless an
+        // enemy piece stands next to it or it stands on or next to its last rank.
+        let near_or_approach = near | r.promotion_approach[me.index()];
         // Word by word (lowest square first, as `pop_first` went): popping from the whole
         // three-word set rescanned the empty words before each piece.
         for (w, &word) in pieces.0.iter().enumerate() {
@@ -367,8 +370,13 @@ impl CheopsPosition {
                 let s = w * 64 + word.trailing_zeros() as usize;
                 word &= word - 1;
                 let c = self.board[s];
-                if !QUIET && r.adjacent_captures_only >> (c & 31) & 1 != 0 && !near.has(sqb(s)) {
-                    continue;
+                if !QUIET {
+                    let code = c & 31;
+                    if (r.adjacent_captures_only >> code & 1 != 0 && !near.has(sqb(s)))
+                        || (r.adjacent_promoters >> code & 1 != 0 && !near_or_approach.has(sqb(s)))
+                    {
+                        continue;
+                    }
                 }
                 let role = self.move_role(s, c);
                 let start = out.len();
