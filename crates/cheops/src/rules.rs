@@ -153,6 +153,12 @@ pub struct Rules {
     pub legs: [Vec<Leg>; 2],
     /// The squares of every leg.
     pub leg_squares: Vec<u8>,
+    /// `capture_ride_index[color][role * len + s]`: the range of `capture_rides[color]`
+    /// holding that piece's riding legs that capture, in `legs`' order (quiescence walks
+    /// only these when no step can be noisy).
+    pub capture_ride_index: [Vec<(u32, u32)>; 2],
+    /// The capturing riding legs of every role, side and square (see `capture_ride_index`).
+    pub capture_rides: [Vec<Leg>; 2],
     /// `step_targets[color][role * len + s]`: every square a non-riding leg of that piece
     /// reaches from `s` (moving or capturing), so quiescence can skip a piece's steps
     /// when none can capture or promote.
@@ -289,6 +295,8 @@ impl Rules {
         let mut leg_index = [Vec::new(), Vec::new()];
         let mut legs = [Vec::new(), Vec::new()];
         let mut leg_squares = Vec::new();
+        let mut capture_ride_index = [Vec::new(), Vec::new()];
+        let mut capture_rides = [Vec::new(), Vec::new()];
         for color in 0..2 {
             for sides in &comps {
                 for s in 0..len {
@@ -325,6 +333,15 @@ impl Rules {
                         }
                     }
                     leg_index[color].push((first, legs[color].len() as u32));
+                    let rides_first = capture_rides[color].len() as u32;
+                    for leg in &legs[color][first as usize..] {
+                        let both = LEG_RIDER | LEG_CAPTURES;
+                        if leg.flags & both == both {
+                            capture_rides[color].push(*leg);
+                        }
+                    }
+                    capture_ride_index[color]
+                        .push((rides_first, capture_rides[color].len() as u32));
                     let mut steps = Bits::EMPTY;
                     for leg in &legs[color][first as usize..] {
                         if leg.flags & LEG_RIDER == 0 {
@@ -401,6 +418,8 @@ impl Rules {
             leg_index,
             legs,
             leg_squares,
+            capture_ride_index,
+            capture_rides,
             foundations,
             foundation_count,
             cell_letters,
@@ -448,6 +467,14 @@ impl Rules {
     pub fn legs_of(&self, role: usize, color: Color, s: usize) -> &[Leg] {
         let (a, b) = self.leg_index[color.index()][role * self.n * self.n + s];
         &self.legs[color.index()][a as usize..b as usize]
+    }
+
+    /// The riding legs that capture of a piece of `role` and `color` on `s`, in
+    /// [`Self::legs_of`]' order.
+    #[inline(always)]
+    pub fn capture_rides_of(&self, role: usize, color: Color, s: usize) -> &[Leg] {
+        let (a, b) = self.capture_ride_index[color.index()][role * self.n * self.n + s];
+        &self.capture_rides[color.index()][a as usize..b as usize]
     }
 
     /// The squares of `leg`.
