@@ -381,7 +381,8 @@ impl CheopsPosition {
                 let role = self.move_role(s, c);
                 let start = out.len();
                 self.gen_betza::<QUIET>(s, c, role, out);
-                if r.needs_dedup(role) {
+                // Fewer than two moves repeat nothing (quiescence mostly adds none).
+                if r.needs_dedup(role) && out.len() - start >= 2 {
                     crate::moves_and_captures::dedup_tail(out, start);
                 }
                 if r.is(role, class::HOP) {
