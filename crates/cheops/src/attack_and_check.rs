@@ -324,6 +324,7 @@ impl CheopsPosition {
     /// Whether the move `mv` could complete a Castle's foundation (9.2): its piece lands as a
     /// Rook or pillar diagonally next to a possible chair whose other three corners hold
     /// pieces of the mover's side.
+    #[inline]
     fn may_form_castle(&self, mv: &CheopsMove) -> bool {
         let r: &Rules = &self.rules;
         if r.style != Style::Imperial {

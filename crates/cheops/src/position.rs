@@ -464,11 +464,15 @@ impl CheopsPosition {
     /// Drops the candidates in `out[start..]` that leave the mover's King attacked.
     #[inline]
     fn keep_legal(&self, out: &mut Vec<CheopsMove>, start: usize) {
+        // Nothing to judge (quiescence without a noisy candidate): no guard to build.
+        if out.len() == start {
+            return;
+        }
         // Out of check, most moves' legality is known without playing them on a copy; in
         // check, most moves are known to leave it unanswered.
         let guard = self.guard();
         let evasion = match guard {
-            None if out.len() > start => self.evasion(),
+            None => self.evasion(),
             _ => None,
         };
         let mut keep = start;
