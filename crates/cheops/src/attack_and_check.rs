@@ -171,12 +171,21 @@ impl CheopsPosition {
             if !reach[role * len + king].has(a) {
                 continue;
             }
-            if self.attacks(s, c, king) {
-                return None;
-            }
             let (dx, dy) = (kf - r.file[s] as i32, kr - r.rank[s] as i32);
+            // Whether the piece may attack the King: a leap onto it, a plain ride with no
+            // piece between, or a hopper's with exactly one (what `attacks` requires before
+            // its Castle rules). Only then is the whole test made: most pieces on the King's
+            // lines are blocked, and the lines are walked here anyway.
+            let mut may_attack = false;
             for comp in &r.comps[role][them.index()] {
-                if !comp.captures || !comp.rider {
+                if !comp.captures {
+                    continue;
+                }
+                if !comp.rider {
+                    may_attack |= comp
+                        .offsets
+                        .iter()
+                        .any(|&(ox, oy)| (i32::from(ox), i32::from(oy)) == (dx, dy));
                     continue;
                 }
                 for &(ox, oy) in &comp.offsets {
@@ -191,6 +200,7 @@ impl CheopsPosition {
                     // rider and the King (three for a hopper, which needs exactly one
                     // screen) the line stays shut whatever single move is made.
                     let pieces_between = (1..k).filter(|&i| self.board[between(i)] != 0).count();
+                    may_attack |= pieces_between == usize::from(comp.hopper);
                     if pieces_between >= if comp.hopper { 3 } else { 2 } {
                         continue;
                     }
@@ -202,6 +212,9 @@ impl CheopsPosition {
                         }
                     }
                 }
+            }
+            if may_attack && self.attacks(s, c, king) {
+                return None;
             }
         }
         Some(guard)
@@ -324,6 +337,7 @@ impl CheopsPosition {
     /// Whether the move `mv` could complete a Castle's foundation (9.2): its piece lands as a
     /// Rook or pillar diagonally next to a possible chair whose other three corners hold
     /// pieces of the mover's side.
+    #[inline]
     fn may_form_castle(&self, mv: &CheopsMove) -> bool {
         let r: &Rules = &self.rules;
         if r.style != Style::Imperial {

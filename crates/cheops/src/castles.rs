@@ -224,6 +224,17 @@ impl CheopsPosition {
             {
                 continue;
             }
+            // A chair next to `s` completes only when the other three corners of its
+            // foundation hold pieces of `s`'s side (`pattern_at` asks that and more): most
+            // Rook moves complete nothing, told from the tables at once.
+            let side = self.occ[cell_color(self.board[s]).index()];
+            let count = self.rules.foundation_count[s] as usize;
+            if !self.rules.foundations[s][..count]
+                .iter()
+                .any(|&mates| mates & side == mates)
+            {
+                continue;
+            }
             let (f, rk) = (self.rules.file[s] as i32, self.rules.rank[s] as i32);
             for Offset { dx, dy } in DIAGONAL {
                 let (dx, dy) = (dx as i32, dy as i32);

@@ -48,11 +48,16 @@ impl CheopsPosition {
 
     pub(crate) fn gen_inspections(&self, out: &mut Vec<CheopsMove>) {
         let me = self.turn;
-        let mut pieces = self.occ[me.other().index()] & !self.known & !self.bastions;
-        while let Some(t) = pieces.pop_first() {
-            let t = t.index();
-            if cell_role(self.board[t]) == CIVILIAN && self.attacked_by(me, t) {
-                out.push(CheopsMove::new(TurnKind::Inspect, t, t));
+        let pieces = self.occ[me.other().index()] & !self.known & !self.bastions;
+        // Word by word: `pop_first` rescanned the empty low words before each piece.
+        for (w, &word) in pieces.0.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let t = w * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                if cell_role(self.board[t]) == CIVILIAN && self.attacked_by(me, t) {
+                    out.push(CheopsMove::new(TurnKind::Inspect, t, t));
+                }
             }
         }
     }

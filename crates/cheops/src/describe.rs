@@ -48,7 +48,7 @@ impl CheopsPosition {
             TurnKind::Hop => {
                 let mut parts = Vec::new();
                 let mut prev = from;
-                for landing in mv.landings() {
+                for landing in mv.landings(self.rules.n) {
                     parts.push(TurnPart::step(prev, landing));
                     prev = landing;
                 }

@@ -49,7 +49,7 @@ impl CheopsPosition {
         // Castle rules are judged from the square each hop starts from (7.3).
         let closed = self.closed_for(cur, passes);
         let (f, rk) = (r.file[cur] as i32, r.rank[cur] as i32);
-        for Offset { dx, dy } in HOP_DIRECTIONS {
+        for (dir, &Offset { dx, dy }) in HOP_DIRECTIONS.iter().enumerate() {
             let (dx, dy) = (dx as i32, dy as i32);
             let (Some(mid), Some(land)) = (r.sq(f + dx, rk + dy), r.sq(f + 2 * dx, rk + 2 * dy))
             else {
@@ -68,9 +68,7 @@ impl CheopsPosition {
             if mv.hops as usize >= MAX_HOPS {
                 continue;
             }
-            mv.path[mv.hops as usize] = land as u8;
-            mv.hops += 1;
-            mv.to = land as u8;
+            mv.push_hop(dir, land);
             visited.set(sqb(land));
             out.push(*mv);
             if arrests && self.arrestable(mid, me) {
@@ -93,13 +91,8 @@ impl CheopsPosition {
             }
             self.hop_from(start, land, passes, arrests, act_bastions, mv, visited, out);
             visited.clear(sqb(land));
-            mv.hops -= 1;
+            mv.pop_hop(cur);
         }
-        mv.to = if mv.hops == 0 {
-            start as u8
-        } else {
-            mv.path[mv.hops as usize - 1]
-        };
     }
 
     /// Whether the piece on `t` may be arrested by `mover` (10.5): an active enemy piece,
@@ -133,12 +126,7 @@ impl CheopsPosition {
         turn.change(from);
         turn.change(to);
         if mv.room != NONE {
-            let prev = if mv.hops >= 2 {
-                mv.path[mv.hops as usize - 2] as usize
-            } else {
-                from
-            };
-            let mid = (prev + to) / 2;
+            let mid = mv.last_hopped(self.rules.n);
             let known = self.known.has(sqb(mid));
             let papers = self.papers.has(sqb(mid));
             let piece = self.remove(mid);

@@ -76,7 +76,15 @@ impl CheopsPosition {
                 out.push(CheopsMove::new(crate::position::TurnKind::Move, s, t));
             }
         };
-        for leg in r.legs_of(role, me, s) {
+        // For quiescence, when no step can be noisy, no Castle is closed to the piece and
+        // it does not promote, only its riding legs that capture can give anything: the
+        // others are not walked at all.
+        let legs = if !QUIET && quiet_steps && open && !promotes {
+            r.capture_rides_of(role, me, s)
+        } else {
+            r.legs_of(role, me, s)
+        };
+        for leg in legs {
             let squares = r.leg_squares(leg);
             let rect = leg.flags & LEG_RECT != 0;
             let (moves, captures) = (leg.flags & LEG_MOVES != 0, leg.flags & LEG_CAPTURES != 0);

@@ -30,7 +30,7 @@ impl CheopsPosition {
             }
             TurnKind::Hop => {
                 let mut s = from;
-                for l in mv.landings() {
+                for l in mv.landings(r.n) {
                     s.push(':');
                     s.push_str(&r.name(l.index()));
                 }
@@ -122,7 +122,7 @@ impl CheopsPosition {
             r.name(mv.from as usize)
         );
         if landings {
-            for l in mv.landings() {
+            for l in mv.landings(r.n) {
                 s.push(':');
                 s.push_str(&r.name(l.index()));
             }
@@ -130,12 +130,7 @@ impl CheopsPosition {
             s.push_str(&format!(":{}:{}", mv.hops, r.name(mv.to as usize)));
         }
         if let Some(room) = mv.arrest_room() {
-            let prev = if mv.hops >= 2 {
-                mv.path[mv.hops as usize - 2] as usize
-            } else {
-                mv.from as usize
-            };
-            let mid = (prev + mv.to as usize) / 2;
+            let mid = mv.last_hopped(r.n);
             s.push_str(&format!(
                 " {}({})",
                 self.recorder_at(mid),
@@ -154,7 +149,7 @@ impl CheopsPosition {
                 && m.hops == mv.hops
                 && m.to == mv.to
                 && m.room == mv.room
-                && m.path[..m.hops as usize] != mv.path[..mv.hops as usize]
+                && m.path_differs(mv)
         })
     }
 

@@ -3,6 +3,7 @@
 
 use crate::pieces::class;
 use crate::rules::{Bits, Rules, RulesRef};
+use menagerie_core::geometry::KING as HOP_DIRECTIONS;
 use menagerie_core::{BitBoard, Color, Square};
 
 /// Squares on the largest board.
@@ -13,6 +14,8 @@ pub const MAX_CASTLES: usize = 8;
 /// The longest hop chain: its landing squares share the parity of its start, so a 13x13
 /// board has at most 48 of them.
 pub const MAX_HOPS: usize = 48;
+/// Bytes of a move's hop path: each hop is one of the eight King directions, three bits.
+const PATH_BYTES: usize = (MAX_HOPS * 3).div_ceil(8);
 /// "No square" in a move's byte fields.
 pub const NONE: u8 = 0xFF;
 /// A hop whose arrest room is still to be chosen (used only while generating moves).
@@ -38,8 +41,10 @@ pub enum TurnKind {
 }
 
 /// One whole turn.
-// Aligned (56 bytes instead of 54) so that copies are whole words that never overlap, which
-// stalled the store forwarding in the move lists.
+// 24 bytes: a hop path is kept as directions, three bits a hop (a hop always jumps two
+// squares in one of the King's eight directions, 7.3), so the search's move lists and the
+// hash table hold small moves. Aligned so that copies are whole words. The bits of the path
+// past `hops` are always zero, so the derived equality is the equality of turns.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(align(8))]
 pub struct CheopsMove {
@@ -50,17 +55,24 @@ pub struct CheopsMove {
     pub(crate) promo: u8,
     pub(crate) room: u8,
     pub(crate) hops: u8,
-    pub(crate) path: [u8; MAX_HOPS],
+    /// Hop `i`'s direction (an index of `menagerie_core::geometry::KING`) in bits `3i..3i+3`.
+    path: [u8; PATH_BYTES],
 }
 
 impl std::hash::Hash for CheopsMove {
-    /// Only the used part of the hop path: equal moves have equal prefixes (the rest of
-    /// the 48 bytes is hashed by nobody, which made this a hot spot of the search).
+    /// Only the used part of the hop path.
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.kind.hash(state);
         state.write(&[self.from, self.to, self.promo, self.room, self.hops]);
-        state.write(&self.path[..self.hops as usize]);
+        state.write(&self.path[..(self.hops as usize * 3).div_ceil(8)]);
     }
+}
+
+/// The square offset of one step in King direction `dir` on a board `n` squares wide.
+#[inline(always)]
+fn step(dir: usize, n: usize) -> isize {
+    let o = HOP_DIRECTIONS[dir];
+    o.dx as isize + o.dy as isize * n as isize
 }
 
 impl CheopsMove {
@@ -72,7 +84,7 @@ impl CheopsMove {
             promo: NONE,
             room: NONE,
             hops: 0,
-            path: [0; MAX_HOPS],
+            path: [0; PATH_BYTES],
         }
     }
     /// The square the turn starts from (the appointed or inspected square for those turns).
@@ -91,11 +103,66 @@ impl CheopsMove {
     pub fn arrest_room(&self) -> Option<Square> {
         (self.room < NONE - 1).then_some(Square(self.room as u16))
     }
-    /// The landing squares of a hop chain, in order.
-    pub fn landings(&self) -> impl Iterator<Item = Square> + '_ {
-        self.path[..self.hops as usize]
-            .iter()
-            .map(|&s| Square(s as u16))
+    /// The direction of hop `i` (an index of the King's eight directions).
+    #[inline]
+    pub(crate) fn hop_direction(&self, i: usize) -> usize {
+        let bit = 3 * i;
+        let (byte, shift) = (bit / 8, bit % 8);
+        let hi = self.path.get(byte + 1).copied().unwrap_or(0) as u16;
+        (((self.path[byte] as u16 | hi << 8) >> shift) & 7) as usize
+    }
+    /// Sets `bits` in hop `i`'s three bits (which must be zero), or clears them.
+    #[inline]
+    fn edit_hop(&mut self, i: usize, bits: u16, set: bool) {
+        let bit = 3 * i;
+        let (byte, shift) = (bit / 8, bit % 8);
+        let m = bits << shift;
+        let (lo, hi) = ((m & 0xFF) as u8, (m >> 8) as u8);
+        if set {
+            self.path[byte] |= lo;
+            if hi != 0 {
+                self.path[byte + 1] |= hi;
+            }
+        } else {
+            self.path[byte] &= !lo;
+            if hi != 0 {
+                self.path[byte + 1] &= !hi;
+            }
+        }
+    }
+    /// Appends a hop in King direction `dir` landing on `land` (the caller checks
+    /// [`MAX_HOPS`]).
+    #[inline]
+    pub(crate) fn push_hop(&mut self, dir: usize, land: usize) {
+        self.edit_hop(self.hops as usize, dir as u16, true);
+        self.hops += 1;
+        self.to = land as u8;
+    }
+    /// Takes the last hop back; the piece ends on `back`, where that hop started.
+    #[inline]
+    pub(crate) fn pop_hop(&mut self, back: usize) {
+        self.hops -= 1;
+        self.edit_hop(self.hops as usize, 7, false);
+        self.to = back as u8;
+    }
+    /// The square of the piece hopped by the last hop, on a board `n` squares wide.
+    #[inline]
+    pub(crate) fn last_hopped(&self, n: usize) -> usize {
+        let d = self.hop_direction(self.hops as usize - 1);
+        (self.to as isize - step(d, n)) as usize
+    }
+    /// The landing squares of a hop chain, in order, on a board `n` squares wide (the
+    /// position's `rules().n`).
+    pub fn landings(&self, n: usize) -> impl Iterator<Item = Square> + '_ {
+        let mut at = self.from as isize;
+        (0..self.hops as usize).map(move |i| {
+            at += 2 * step(self.hop_direction(i), n);
+            Square(at as u16)
+        })
+    }
+    /// Whether the two moves' hop paths differ.
+    pub(crate) fn path_differs(&self, other: &CheopsMove) -> bool {
+        self.path != other.path
     }
 }
 
@@ -292,6 +359,9 @@ impl CheopsPosition {
         } else {
             r.with_neighbours(self.occ[me.other().index()])
         };
+        // For quiescence: a one-step promoting piece (a Pawn) has nothing noisy unless an
+        // enemy piece stands next to it or it stands on or next to its last rank.
+        let near_or_approach = near | r.promotion_approach[me.index()];
         // Word by word (lowest square first, as `pop_first` went): popping from the whole
         // three-word set rescanned the empty words before each piece.
         for (w, &word) in pieces.0.iter().enumerate() {
@@ -300,13 +370,19 @@ impl CheopsPosition {
                 let s = w * 64 + word.trailing_zeros() as usize;
                 word &= word - 1;
                 let c = self.board[s];
-                if !QUIET && r.adjacent_captures_only >> (c & 31) & 1 != 0 && !near.has(sqb(s)) {
-                    continue;
+                if !QUIET {
+                    let code = c & 31;
+                    if (r.adjacent_captures_only >> code & 1 != 0 && !near.has(sqb(s)))
+                        || (r.adjacent_promoters >> code & 1 != 0 && !near_or_approach.has(sqb(s)))
+                    {
+                        continue;
+                    }
                 }
                 let role = self.move_role(s, c);
                 let start = out.len();
                 self.gen_betza::<QUIET>(s, c, role, out);
-                if r.needs_dedup(role) {
+                // Fewer than two moves repeat nothing (quiescence mostly adds none).
+                if r.needs_dedup(role) && out.len() - start >= 2 {
                     crate::moves_and_captures::dedup_tail(out, start);
                 }
                 if r.is(role, class::HOP) {
@@ -388,11 +464,15 @@ impl CheopsPosition {
     /// Drops the candidates in `out[start..]` that leave the mover's King attacked.
     #[inline]
     fn keep_legal(&self, out: &mut Vec<CheopsMove>, start: usize) {
+        // Nothing to judge (quiescence without a noisy candidate): no guard to build.
+        if out.len() == start {
+            return;
+        }
         // Out of check, most moves' legality is known without playing them on a copy; in
         // check, most moves are known to leave it unanswered.
         let guard = self.guard();
         let evasion = match guard {
-            None if out.len() > start => self.evasion(),
+            None => self.evasion(),
             _ => None,
         };
         let mut keep = start;
@@ -466,5 +546,49 @@ impl CheopsPosition {
         let found = out.len() > start;
         out.truncate(start);
         found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_is_three_words() {
+        assert_eq!(std::mem::size_of::<CheopsMove>(), 24);
+        assert_eq!(std::mem::size_of::<Option<CheopsMove>>(), 24);
+    }
+
+    #[test]
+    fn hop_paths_keep_every_direction_and_clear_when_taken_back() {
+        // 48 hops whose directions run through all eight values at every bit offset.
+        let dirs: Vec<usize> = (0..MAX_HOPS).map(|i| (i * 5 + i / 8) % 8).collect();
+        let start = CheopsMove::new(TurnKind::Hop, 84, 84);
+        let mut mv = start;
+        for (i, &d) in dirs.iter().enumerate() {
+            mv.push_hop(d, i);
+        }
+        assert_eq!(mv.hops as usize, MAX_HOPS);
+        assert_eq!(mv.to, 47);
+        for (i, &d) in dirs.iter().enumerate() {
+            assert_eq!(mv.hop_direction(i), d, "hop {i}");
+        }
+        for i in (0..MAX_HOPS).rev() {
+            mv.pop_hop(if i == 0 { 84 } else { i - 1 });
+        }
+        assert_eq!(mv, start);
+    }
+
+    #[test]
+    fn landings_follow_the_directions() {
+        // On 13x13 from g7 (84): up to g9, right to i9, down-left back to g7 over h8 (only
+        // the arithmetic: no board judges the chain here).
+        let mut mv = CheopsMove::new(TurnKind::Hop, 84, 84);
+        mv.push_hop(0, 110);
+        mv.push_hop(1, 112);
+        mv.push_hop(6, 84);
+        let squares: Vec<u16> = mv.landings(13).map(|s| s.0).collect();
+        assert_eq!(squares, vec![110, 112, 84]);
+        assert_eq!(mv.last_hopped(13), 98);
     }
 }

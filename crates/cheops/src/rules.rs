@@ -153,6 +153,12 @@ pub struct Rules {
     pub legs: [Vec<Leg>; 2],
     /// The squares of every leg.
     pub leg_squares: Vec<u8>,
+    /// `capture_ride_index[color][role * len + s]`: the range of `capture_rides[color]`
+    /// holding that piece's riding legs that capture, in `legs`' order (quiescence walks
+    /// only these when no step can be noisy).
+    pub capture_ride_index: [Vec<(u32, u32)>; 2],
+    /// The capturing riding legs of every role, side and square (see `capture_ride_index`).
+    pub capture_rides: [Vec<Leg>; 2],
     /// `step_targets[color][role * len + s]`: every square a non-riding leg of that piece
     /// reaches from `s` (moving or capturing), so quiescence can skip a piece's steps
     /// when none can capture or promote.
@@ -166,6 +172,15 @@ pub struct Rules {
     /// single step of at most one file and rank; never a Civilian, who may be a Deputy):
     /// quiescence passes over such a piece when no enemy piece stands next to it.
     pub adjacent_captures_only: u32,
+    /// Bit `code` set for the board cell codes of promoting pieces every leg of which,
+    /// moving or capturing, is a single step of at most one file and rank (no riding or
+    /// hopping; never a Civilian): such a piece (the built-in Pawn) can make a noisy move
+    /// only by capturing next to itself or by stepping onto its last rank, so quiescence
+    /// passes over it when no enemy piece stands next to it and it stands off
+    /// [`Self::promotion_approach`].
+    pub adjacent_promoters: u32,
+    /// The squares on or next to each colour's last rank.
+    pub promotion_approach: [Bits; 2],
     /// The squares off the first file, and off the last file.
     pub not_edge_files: [Bits; 2],
     /// Per role, [`RAY_CAPTURES`] and [`HOP_CAPTURES`]: whether some component captures
@@ -280,6 +295,8 @@ impl Rules {
         let mut leg_index = [Vec::new(), Vec::new()];
         let mut legs = [Vec::new(), Vec::new()];
         let mut leg_squares = Vec::new();
+        let mut capture_ride_index = [Vec::new(), Vec::new()];
+        let mut capture_rides = [Vec::new(), Vec::new()];
         for color in 0..2 {
             for sides in &comps {
                 for s in 0..len {
@@ -316,6 +333,15 @@ impl Rules {
                         }
                     }
                     leg_index[color].push((first, legs[color].len() as u32));
+                    let rides_first = capture_rides[color].len() as u32;
+                    for leg in &legs[color][first as usize..] {
+                        let both = LEG_RIDER | LEG_CAPTURES;
+                        if leg.flags & both == both {
+                            capture_rides[color].push(*leg);
+                        }
+                    }
+                    capture_ride_index[color]
+                        .push((rides_first, capture_rides[color].len() as u32));
                     let mut steps = Bits::EMPTY;
                     for leg in &legs[color][first as usize..] {
                         if leg.flags & LEG_RIDER == 0 {
@@ -344,6 +370,24 @@ impl Rules {
                 }
             }
         }
+        let mut adjacent_promoters = 0u32;
+        for (role, sides) in comps.iter().enumerate() {
+            for color in [Color::White, Color::Black] {
+                let local = role != crate::pieces::CIVILIAN
+                    && classes[role] & class::HOP == 0
+                    && classes[role] & class::PROMOTES != 0
+                    && sides[color.index()].iter().all(|c| {
+                        !c.rider
+                            && !c.hopper
+                            && c.offsets
+                                .iter()
+                                .all(|&(dx, dy)| dx.abs() <= 1 && dy.abs() <= 1)
+                    });
+                if local {
+                    adjacent_promoters |= 1 << ((role + 1) | (color.index() << 4));
+                }
+            }
+        }
         let mut not_edge_files = [Bits::EMPTY; 2];
         for (s, &f) in file.iter().enumerate() {
             let square = menagerie_core::Square(s as u16);
@@ -352,6 +396,16 @@ impl Rules {
             }
             if f != n as i8 - 1 {
                 not_edge_files[1].set(square);
+            }
+        }
+        let mut promotion_approach = [Bits::EMPTY; 2];
+        for (s, &rk) in rank.iter().enumerate() {
+            let square = menagerie_core::Square(s as u16);
+            if rk >= n as i8 - 2 {
+                promotion_approach[0].set(square);
+            }
+            if rk <= 1 {
+                promotion_approach[1].set(square);
             }
         }
         let mut cell_letters = [0u8; 32];
@@ -364,6 +418,8 @@ impl Rules {
             leg_index,
             legs,
             leg_squares,
+            capture_ride_index,
+            capture_rides,
             foundations,
             foundation_count,
             cell_letters,
@@ -389,6 +445,8 @@ impl Rules {
             hopper_between,
             last_rank_squares,
             adjacent_captures_only,
+            adjacent_promoters,
+            promotion_approach,
             not_edge_files,
         }
     }
@@ -409,6 +467,14 @@ impl Rules {
     pub fn legs_of(&self, role: usize, color: Color, s: usize) -> &[Leg] {
         let (a, b) = self.leg_index[color.index()][role * self.n * self.n + s];
         &self.legs[color.index()][a as usize..b as usize]
+    }
+
+    /// The riding legs that capture of a piece of `role` and `color` on `s`, in
+    /// [`Self::legs_of`]' order.
+    #[inline(always)]
+    pub fn capture_rides_of(&self, role: usize, color: Color, s: usize) -> &[Leg] {
+        let (a, b) = self.capture_ride_index[color.index()][role * self.n * self.n + s];
+        &self.capture_rides[color.index()][a as usize..b as usize]
     }
 
     /// The squares of `leg`.
@@ -746,5 +812,25 @@ mod tests {
         }
         // King, Duke, Duchess, Baron, Baroness, Assassin.
         assert_eq!(locals, 6);
+    }
+
+    /// Which pieces are one-step promoters: the Pawn alone in the built-in table; the
+    /// approach is the last two ranks of each side.
+    #[test]
+    fn adjacent_promoters_by_role() {
+        use crate::pieces::PAWN;
+        let r = Rules::new(Style::Imperial, default_pieces(), Settings::default());
+        let code = |role: usize, color: usize| (role + 1) | (color << 4);
+        for role in 0..ROLE_COUNT {
+            for color in 0..2 {
+                let on = r.adjacent_promoters >> code(role, color) & 1 != 0;
+                assert_eq!(on, role == PAWN, "role {role}, colour {color}");
+            }
+        }
+        for s in 0..r.n * r.n {
+            let square = Square(s as u16);
+            assert_eq!(r.promotion_approach[0].has(square), r.rank[s] >= 11, "{s}");
+            assert_eq!(r.promotion_approach[1].has(square), r.rank[s] <= 1, "{s}");
+        }
     }
 }
