@@ -422,6 +422,10 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     rep_floor: usize,
     /// Whether the position at each ply was reached by a null move (no two in a row).
     after_null: Vec<bool>,
+    /// Whether the node at each ply is expected to fail high (a zero-window child of a
+    /// late move, or the first child of an expected fail-low): its late moves are reduced
+    /// more.
+    cut_node: Vec<bool>,
     /// The static score at each ply of the current line (`None` in check), corrected.
     evals: Vec<Option<i32>>,
     /// Correction history: by side to move and structure ([`Evaluator::correction_key`]),
@@ -611,6 +615,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             path: Vec::new(),
             rep_floor: 0,
             after_null: vec![false; MAX_PLY + 2],
+            cut_node: vec![false; MAX_PLY + 2],
             evals: vec![None; MAX_PLY + 2],
             correction: vec![0; 2 * CORRECTION_SIZE],
             excluded: vec![None; MAX_PLY + 2],
@@ -1498,6 +1503,11 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             return self.eval.evaluate(pos, self.mobility(ply));
         }
         let hash_move = tt_move.filter(|m| moves.contains(m));
+        // A node searched with a zero window where a fail high is expected; the root and
+        // PV nodes never are.
+        let cut_node = !pv_node && ply > 0 && self.cut_node[ply];
+        // When the best move known is a capture, the quiet moves are less likely to matter.
+        let tt_noisy = hash_move.is_some_and(|m| pos.is_noisy(m));
         // Internal iterative reduction: a node the table knows no move for is searched a
         // ply shallower (its ordering is a guess), and comes back deeper once stored.
         let depth = if ply > 0 && depth >= IIR_DEPTH && hash_move.is_none() {
@@ -1545,6 +1555,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 self.rep_floor = self.path.len() - 1;
                 self.after_null[ply + 1] = true;
                 self.prev_slot[ply + 1] = None;
+                self.cut_node[ply + 1] = !cut_node;
                 let s = -self.negamax(
                     &null,
                     depth - 1 - r,
@@ -1739,6 +1750,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             .max(singular);
             let new_depth = depth - 1 + extension;
             let score = if i == 0 {
+                self.cut_node[ply + 1] = !pv_node && !cut_node;
                 -self.negamax(
                     &child,
                     new_depth,
@@ -1760,11 +1772,14 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                         - i32::from(pv_node)
                         - i32::from(is_killer)
                         + i32::from(!improving)
+                        + i32::from(cut_node)
+                        + i32::from(tt_noisy)
                         - self.quiet_score(prev, slot) / HISTORY_LMR_DIVISOR;
                     r.clamp(0, new_depth - 1)
                 } else {
                     0
                 };
+                self.cut_node[ply + 1] = r > 0 || !cut_node;
                 let mut s = -self.negamax(
                     &child,
                     new_depth - r,
@@ -1775,6 +1790,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                     gives_check,
                 );
                 if s > alpha && r > 0 {
+                    self.cut_node[ply + 1] = !cut_node;
                     s = -self.negamax(
                         &child,
                         new_depth,
