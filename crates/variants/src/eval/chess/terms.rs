@@ -133,6 +133,18 @@ const FILE_A: u64 = 0x0101_0101_0101_0101;
 pub trait Sink {
     /// Adds `count` times the weight `param` (negative counts for Black).
     fn add(&mut self, param: usize, count: i32);
+    /// Adds a piece of `color` and `role` on `sq`: its material and its square's bonus.
+    #[inline(always)]
+    fn piece(&mut self, color: Color, role: Role, sq: usize) {
+        let (sign, flip) = if color == Color::White {
+            (1, 56)
+        } else {
+            (-1, 0)
+        };
+        let r = role as usize;
+        self.add(MATERIAL + r, sign);
+        self.add(PST + r * 64 + (sq ^ flip), sign);
+    }
 }
 
 /// The weighted sum of the terms, middlegame and endgame apart.
@@ -153,14 +165,86 @@ impl Sink for Sum {
     }
 }
 
-fn bits(mut b: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (b != 0).then(|| {
-            let s = b.trailing_zeros() as usize;
-            b &= b - 1;
-            s
-        })
-    })
+/// A weight packed into one integer, `mg · 2³² + eg`: one multiply and one add sum both
+/// halves, and they come apart exactly while each half's sum stays within `i32`.
+const fn pack((mg, eg): S) -> i64 {
+    ((mg as i64) << 32) + eg as i64
+}
+
+/// Every weight, packed ([`pack`]).
+static PACKED: [i64; COUNT] = {
+    let mut out = [0i64; COUNT];
+    let mut i = 0;
+    while i < COUNT {
+        out[i] = pack(WEIGHTS[i]);
+        i += 1;
+    }
+    out
+};
+
+/// Material plus square bonus of each piece by colour (White 0), role and square, packed
+/// ([`pack`]) and signed from White's point of view: one addition a piece.
+static PIECE_PACKED: [[[i64; 64]; 6]; 2] = {
+    let mut out = [[[0i64; 64]; 6]; 2];
+    let mut r = 0;
+    while r < 6 {
+        let mut sq = 0;
+        while sq < 64 {
+            let m = pack(WEIGHTS[MATERIAL + r]);
+            out[0][r][sq] = m + pack(WEIGHTS[PST + r * 64 + (sq ^ 56)]);
+            out[1][r][sq] = -(m + pack(WEIGHTS[PST + r * 64 + sq]));
+            sq += 1;
+        }
+        r += 1;
+    }
+    out
+};
+
+/// The weighted sum as [`Sum`] makes it, both halves packed in one integer ([`pack`]): the
+/// engine's sink ([`white_score`]); `counts_times_weights_is_the_evaluation` checks that it
+/// agrees with [`Sum`].
+#[derive(Default)]
+struct Packed(i64);
+
+impl Packed {
+    /// The middlegame and endgame sums.
+    fn unpack(&self) -> (i32, i32) {
+        let eg = self.0 as i32;
+        let mg = ((self.0 - i64::from(eg)) >> 32) as i32;
+        (mg, eg)
+    }
+}
+
+impl Sink for Packed {
+    #[inline(always)]
+    fn add(&mut self, param: usize, count: i32) {
+        self.0 += i64::from(count) * PACKED[param];
+    }
+    #[inline(always)]
+    fn piece(&mut self, color: Color, role: Role, sq: usize) {
+        self.0 += PIECE_PACKED[color.index()][role as usize][sq];
+    }
+}
+
+/// The squares of a bitboard, lowest first.
+struct Bits(u64);
+
+impl Iterator for Bits {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let s = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(s)
+    }
+}
+
+#[inline(always)]
+fn bits(b: u64) -> Bits {
+    Bits(b)
 }
 
 /// Squares ahead of `sq` on its file and the two beside it, towards promotion.
@@ -262,14 +346,11 @@ pub fn pawn_terms<K: Sink>(pos: &Chess, sink: &mut K) -> [u64; 2] {
     let mut passed = [0u64; 2];
     for color in Color::BOTH {
         let sign = if color == Color::White { 1 } else { -1 };
-        let flip = if color == Color::White { 56 } else { 0 };
         let pawns = pos.pieces(color, Role::Pawn);
         let their_pawns = pos.pieces(color.other(), Role::Pawn);
         let cover = pawn_attacks(color, pawns);
-        let r = Role::Pawn as usize;
         for sq in bits(pawns) {
-            sink.add(MATERIAL + r, sign);
-            sink.add(PST + r * 64 + (sq ^ flip), sign);
+            sink.piece(color, Role::Pawn, sq);
             let file = FILE_A << (sq % 8);
             let adv = advance(color, sq);
             if front_span(color, sq) & their_pawns == 0 {
@@ -326,7 +407,6 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
     let mut next_to_king = [0i32; 2];
     for color in Color::BOTH {
         let sign = if color == Color::White { 1 } else { -1 };
-        let flip = if color == Color::White { 56 } else { 0 };
         let us = color.index();
         let them = color.other();
         let own = pos.color_pieces(color);
@@ -348,8 +428,7 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
             let r = role as usize;
             for sq in bits(pos.pieces(color, role)) {
                 phase += PHASE[r];
-                sink.add(MATERIAL + r, sign);
-                sink.add(PST + r * 64 + (sq ^ flip), sign);
+                sink.piece(color, role, sq);
                 let (attacks, mobility, zone_weight) = match role {
                     // Skipped above: material, squares and structure come from `pawn_terms`.
                     Role::Pawn => continue,
@@ -667,8 +746,8 @@ const PAWN_CACHE_SIZE: usize = 1 << 11;
 #[derive(Clone, Copy, Default)]
 struct PawnEntry {
     pawns: [u64; 2],
-    mg: i32,
-    eg: i32,
+    /// The packed sum ([`pack`]).
+    sum: i64,
     passed: [u64; 2],
 }
 
@@ -693,21 +772,18 @@ pub fn white_score(pos: &Chess) -> i32 {
         let e = &mut cache[slot];
         // An empty slot holds the structure without pawns, whose terms are all zero.
         if e.pawns != pawns {
-            let mut s = Sum::default();
+            let mut s = Packed::default();
             let passed = pawn_terms(pos, &mut s);
             *e = PawnEntry {
                 pawns,
-                mg: s.mg,
-                eg: s.eg,
+                sum: s.0,
                 passed,
             };
         }
         *e
     });
-    let mut s = Sum {
-        mg: entry.mg,
-        eg: entry.eg,
-    };
+    let mut s = Packed(entry.sum);
     let phase = other_terms(pos, &mut s, entry.passed);
-    (s.mg * phase + s.eg * (24 - phase)) / 24
+    let (mg, eg) = s.unpack();
+    (mg * phase + eg * (24 - phase)) / 24
 }
