@@ -293,8 +293,15 @@ impl Chess {
             return false;
         }
         // Before the move nothing of ours attacked the King, so any attacker now (the moved
-        // piece aside, which no longer stands on `from`) is a slider whose line opened.
-        self.attackers(t, king, us, occ) & !(1u64 << from) != 0
+        // piece aside, which no longer stands on `from`) is a slider whose line through
+        // `from` opened: a diagonal one when `from` is on a diagonal of the King.
+        let ours = self.by_color[us.index()] & !(1u64 << from);
+        let queens = self.by_role[Role::Queen as usize];
+        if t.bishop(king, 0) >> from & 1 != 0 {
+            t.bishop(king, occ) & (self.by_role[Role::Bishop as usize] | queens) & ours != 0
+        } else {
+            t.rook(king, occ) & (self.by_role[Role::Rook as usize] | queens) & ours != 0
+        }
     }
 
     /// The legal moves.
