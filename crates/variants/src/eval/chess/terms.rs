@@ -266,6 +266,35 @@ fn front_span(color: Color, sq: usize) -> u64 {
     files & ahead
 }
 
+/// The ranks of the board among the next two and the next three ahead of `rank` for
+/// `color` (towards the enemy), as square masks.
+fn ranks_ahead(color: Color, rank: usize) -> (u64, u64) {
+    // Shifted within 128 bits, so the ranks past the edge fall off either end.
+    let (two, three) = (0xFFFFu128, 0xFF_FFFFu128);
+    match color {
+        Color::White => {
+            let at = (rank + 1) * 8;
+            ((two << at) as u64, (three << at) as u64)
+        }
+        Color::Black => {
+            let top = 64 + rank * 8;
+            (
+                ((two << (top - 16)) >> 64) as u64,
+                ((three << (top - 24)) >> 64) as u64,
+            )
+        }
+    }
+}
+
+/// The files (bit `f` for file `f`) holding at least one of `pawns`.
+fn pawn_files(pawns: u64) -> u64 {
+    let mut x = pawns;
+    x |= x >> 32;
+    x |= x >> 16;
+    x |= x >> 8;
+    x & 0xFF
+}
+
 /// The files beside the file mask `file` (one or two).
 fn files_beside(file: u64) -> u64 {
     ((file & !(FILE_A << 7)) << 1) | ((file & !FILE_A) >> 1)
@@ -464,23 +493,13 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
                         by_two[us] |= by_any[us] & t.king[sq];
                         by_any[us] |= t.king[sq];
                         // Pawn shield: own pawns on the three files in front.
-                        let rank = (sq / 8) as i32;
-                        let step = if color == Color::White { 1 } else { -1 };
-                        let near = [rank + step, rank + 2 * step]
-                            .into_iter()
-                            .filter(|r| (0..8).contains(r))
-                            .fold(0u64, |m, r| m | 0xFFu64 << (r * 8));
+                        let (near, near3) = ranks_ahead(color, sq / 8);
                         let shield = front_span(color, sq) & pawns & near;
                         sink.add(SHIELD + shield.count_ones().min(3) as usize, sign);
-                        let king_file = sq % 8;
-                        let bare = (king_file.saturating_sub(1)..=(king_file + 1).min(7))
-                            .filter(|&f| pawns & (FILE_A << f) == 0)
-                            .count();
+                        // Files at and beside the King's without a pawn of its side.
+                        let window = ((0b111u64 << (sq % 8)) >> 1) & 0xFF;
+                        let bare = (window & !pawn_files(pawns)).count_ones() as usize;
                         sink.add(KING_BARE_FILES + bare.min(3), sign);
-                        let near3 = [rank + step, rank + 2 * step, rank + 3 * step]
-                            .into_iter()
-                            .filter(|r| (0..8).contains(r))
-                            .fold(0u64, |m, r| m | 0xFFu64 << (r * 8));
                         let storm = front_span(color, sq) & their_pawns & near3;
                         sink.add(PAWN_STORM + storm.count_ones().min(3) as usize, sign);
                         continue;
@@ -826,4 +845,37 @@ fn evaluate_uncached(pos: &Chess) -> i32 {
     let phase = other_terms(pos, &mut s, entry.passed);
     let (mg, eg) = s.unpack();
     (mg * phase + eg * (24 - phase)) / 24
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn king_masks_are_the_ranks_and_files_counted_one_by_one() {
+        for color in Color::BOTH {
+            let step = if color == Color::White { 1 } else { -1 };
+            for rank in 0..8i32 {
+                let ranks = |n: i32| {
+                    (1..=n)
+                        .map(|k| rank + k * step)
+                        .filter(|r| (0..8).contains(r))
+                        .fold(0u64, |m, r| m | 0xFFu64 << (r * 8))
+                };
+                assert_eq!(ranks_ahead(color, rank as usize), (ranks(2), ranks(3)));
+            }
+        }
+        let mut seed = 0x0123_4567_89AB_CDEFu64;
+        for _ in 0..2000 {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let pawns = seed & seed.rotate_left(17) & 0x00FF_FFFF_FFFF_FF00;
+            for king_file in 0..8usize {
+                let bare = (king_file.saturating_sub(1)..=(king_file + 1).min(7))
+                    .filter(|&f| pawns & (FILE_A << f) == 0)
+                    .count();
+                let window = ((0b111u64 << king_file) >> 1) & 0xFF;
+                assert_eq!((window & !pawn_files(pawns)).count_ones() as usize, bare);
+            }
+        }
+    }
 }
