@@ -142,7 +142,7 @@ fn noisy_moves_are_the_full_list_s_noisy_moves() {
                     break;
                 }
                 // Captures are chosen more often, so the games reach sparse endings.
-                let pick = if !got.is_empty() && rng.next() % 2 == 0 {
+                let pick = if !got.is_empty() && rng.next().is_multiple_of(2) {
                     got[(rng.next() as usize) % got.len()]
                 } else {
                     moves[(rng.next() as usize) % moves.len()]
