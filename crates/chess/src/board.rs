@@ -180,6 +180,11 @@ impl Chess {
     pub fn occupied(&self) -> u64 {
         self.by_color[0] | self.by_color[1]
     }
+    /// Squares of both sides' pieces of `role`.
+    #[inline(always)]
+    pub fn role_pieces(&self, role: Role) -> u64 {
+        self.by_role[role as usize]
+    }
     /// Squares of `color`'s pieces of `role`.
     #[inline(always)]
     pub fn pieces(&self, color: Color, role: Role) -> u64 {
@@ -246,7 +251,18 @@ impl Chess {
     /// board holds only `occ` (exchanges played out in thought remove pieces from it).
     pub fn attackers_to(&self, sq: usize, occ: u64) -> u64 {
         let t = tables();
-        (self.attackers(t, sq, Color::White, occ) | self.attackers(t, sq, Color::Black, occ)) & occ
+        let r = &self.by_role;
+        let pawns = r[Role::Pawn as usize];
+        let diag = r[Role::Bishop as usize] | r[Role::Queen as usize];
+        let orth = r[Role::Rook as usize] | r[Role::Queen as usize];
+        // Both colours at once: one look-up a slider, the pawns by the side they belong to.
+        ((t.knight[sq] & r[Role::Knight as usize])
+            | (t.king[sq] & r[Role::King as usize])
+            | (t.pawn[1][sq] & pawns & self.by_color[0])
+            | (t.pawn[0][sq] & pawns & self.by_color[1])
+            | (t.bishop(sq, occ) & diag)
+            | (t.rook(sq, occ) & orth))
+            & occ
     }
 
     /// Every piece of `color`.

@@ -119,6 +119,9 @@ impl Position for Chess {
     fn legal_moves(&self, moves: &mut Vec<Move>) {
         self.generate(&mut movegen::Collect(moves));
     }
+    fn legal_noisy_moves(&self, moves: &mut Vec<Move>) -> bool {
+        self.noisy_moves(moves)
+    }
     fn play(&mut self, mv: Move) {
         self.make(mv);
     }

@@ -100,6 +100,14 @@ impl Chess {
 
     /// Walks every legal move into `sink`.
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
+        self.generate_some::<S, false>(sink);
+    }
+
+    /// Walks the legal moves into `sink`: every one, or with `NOISY` only the noisy ones
+    /// (captures, en passant and promotions: what `Position::is_noisy` calls noisy), in the
+    /// order the full walk gives them.
+    #[inline(always)]
+    fn generate_some<S: Sink, const NOISY: bool>(&self, sink: &mut S) {
         let t = tables();
         let us = self.turn;
         let them = us.other();
@@ -111,7 +119,7 @@ impl Chess {
 
         // King moves: the King must not stand in its own shadow, so test with it removed.
         let occ_no_king = occ ^ (1u64 << king);
-        let mut king_targets = t.king[king] & !ours;
+        let mut king_targets = t.king[king] & if NOISY { theirs } else { !ours };
         let mut legal_king = 0;
         while king_targets != 0 {
             let to = king_targets.trailing_zeros() as usize;
@@ -129,23 +137,27 @@ impl Chess {
             let checker = checkers.trailing_zeros() as usize;
             t.between[king][checker] | checkers
         } else {
-            self.castling(t, sink, occ, king);
+            if !NOISY {
+                self.castling(t, sink, occ, king);
+            }
             !ours
         };
+        // The pieces' noisy moves are their captures (pawns' promotions are added below).
+        let piece_target = if NOISY { target & theirs } else { target };
         let pinned = self.pinned(t, king);
 
         let mut knights = self.pieces(us, Role::Knight) & !pinned;
         while knights != 0 {
             let from = knights.trailing_zeros() as usize;
             knights &= knights - 1;
-            sink.targets(from as u8, t.knight[from] & target);
+            sink.targets(from as u8, t.knight[from] & piece_target);
         }
         let queens = self.pieces(us, Role::Queen);
         let mut diag = self.pieces(us, Role::Bishop) | queens;
         while diag != 0 {
             let from = diag.trailing_zeros() as usize;
             diag &= diag - 1;
-            let mut m = t.bishop(from, occ) & target;
+            let mut m = t.bishop(from, occ) & piece_target;
             if pinned >> from & 1 != 0 {
                 m &= t.line[king][from];
             }
@@ -155,17 +167,17 @@ impl Chess {
         while orth != 0 {
             let from = orth.trailing_zeros() as usize;
             orth &= orth - 1;
-            let mut m = t.rook(from, occ) & target;
+            let mut m = t.rook(from, occ) & piece_target;
             if pinned >> from & 1 != 0 {
                 m &= t.line[king][from];
             }
             sink.targets(from as u8, m);
         }
-        self.pawn_moves(t, sink, target, pinned, king, checkers);
+        self.pawn_moves::<S, NOISY>(t, sink, target, pinned, king, checkers);
     }
 
     #[inline(always)]
-    fn pawn_moves<S: Sink>(
+    fn pawn_moves<S: Sink, const NOISY: bool>(
         &self,
         t: &Tables,
         sink: &mut S,
@@ -196,7 +208,13 @@ impl Chess {
                 Color::White => (single << 8) & empty & double_rank,
                 Color::Black => (single >> 8) & empty & double_rank,
             };
-            let mut m = ((single | double) | (t.pawn[us.index()][from] & theirs)) & target;
+            // Without quiet moves a push counts only when it promotes.
+            let pushes = if NOISY {
+                single & last
+            } else {
+                single | double
+            };
+            let mut m = (pushes | (t.pawn[us.index()][from] & theirs)) & target;
             if pinned & bit != 0 {
                 m &= t.line[king][from];
             }
@@ -275,8 +293,15 @@ impl Chess {
             return false;
         }
         // Before the move nothing of ours attacked the King, so any attacker now (the moved
-        // piece aside, which no longer stands on `from`) is a slider whose line opened.
-        self.attackers(t, king, us, occ) & !(1u64 << from) != 0
+        // piece aside, which no longer stands on `from`) is a slider whose line through
+        // `from` opened: a diagonal one when `from` is on a diagonal of the King.
+        let ours = self.by_color[us.index()] & !(1u64 << from);
+        let queens = self.by_role[Role::Queen as usize];
+        if t.bishop(king, 0) >> from & 1 != 0 {
+            t.bishop(king, occ) & (self.by_role[Role::Bishop as usize] | queens) & ours != 0
+        } else {
+            t.rook(king, occ) & (self.by_role[Role::Rook as usize] | queens) & ours != 0
+        }
     }
 
     /// The legal moves.
@@ -284,6 +309,15 @@ impl Chess {
         let mut v = Vec::with_capacity(64);
         self.generate(&mut Collect(&mut v));
         v
+    }
+
+    /// Appends the legal noisy moves (captures, en passant and promotions) to `moves`, in
+    /// the order [`Chess::moves`] lists them, and says whether the position has any legal
+    /// move at all (noisy or not).
+    pub fn noisy_moves(&self, moves: &mut Vec<Move>) -> bool {
+        let start = moves.len();
+        self.generate_some::<_, true>(&mut Collect(moves));
+        moves.len() > start || self.count_moves() > 0
     }
 
     /// How many legal moves there are, without listing them.

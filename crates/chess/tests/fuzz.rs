@@ -106,3 +106,53 @@ fn gives_check_agrees_with_playing_the_move() {
         "{tried} moves, {checks} checks"
     );
 }
+
+/// Along random games rich in captures, checks, promotions and en passant, the noisy-move
+/// generator lists exactly the noisy moves of the full list, in its order, and says
+/// whether any legal move exists (checkmates and stalemates included).
+#[test]
+fn noisy_moves_are_the_full_list_s_noisy_moves() {
+    let starts = [
+        SEEDS[0],
+        SEEDS[1],
+        SEEDS[2],
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        // Stalemate and checkmate: no legal move, so no noisy one either.
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        "6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1",
+    ];
+    let mut rng = KeyGen::new(12);
+    let (mut positions, mut noisy, mut none) = (0, 0, 0);
+    for start in starts {
+        for _ in 0..40 {
+            let mut pos = Chess::from_fen(start).expect("a valid FEN");
+            for _ in 0..80 {
+                let moves = pos.moves();
+                let expected: Vec<_> = moves.iter().copied().filter(|&m| pos.is_noisy(m)).collect();
+                let mut got = vec![];
+                let any = pos.noisy_moves(&mut got);
+                assert_eq!(got, expected, "{}", pos.fen());
+                assert_eq!(any, !moves.is_empty(), "{}", pos.fen());
+                positions += 1;
+                noisy += got.len();
+                none += usize::from(moves.is_empty());
+                if moves.is_empty() {
+                    break;
+                }
+                // Captures are chosen more often, so the games reach sparse endings.
+                let pick = if !got.is_empty() && rng.next().is_multiple_of(2) {
+                    got[(rng.next() as usize) % got.len()]
+                } else {
+                    moves[(rng.next() as usize) % moves.len()]
+                };
+                pos.play(pick);
+            }
+        }
+    }
+    assert!(
+        positions > 15_000 && noisy > 20_000 && none >= 80,
+        "{positions} positions, {noisy} noisy moves, {none} without a move"
+    );
+}

@@ -3,6 +3,7 @@
 //! endgame by the material left; the weights are tuned on positions scored by Stockfish
 //! (docs/engine.md, "Chess evaluation tuned").
 
+use menagerie_chess::attacks::tables;
 use menagerie_chess::{Chess, Move, MoveKind, Role};
 use menagerie_core::Color;
 use menagerie_engine::{Evaluator, Mobility};
@@ -55,10 +56,17 @@ pub fn see(pos: &Chess, mv: Move) -> i32 {
         }
         None => SEE_VALUE[mover as usize],
     };
+    let t = tables();
+    let queens = pos.role_pieces(Role::Queen);
+    let diagonal = pos.role_pieces(Role::Bishop) | queens;
+    let straight = pos.role_pieces(Role::Rook) | queens;
+    // Every piece that attacks the target square with the board holding only `occ`: found
+    // once, then only the lines through a piece that leaves are looked at again (a piece
+    // leaving a diagonal can only open that diagonal, and so on).
+    let mut attackers = pos.attackers_to(to, occ);
     let mut side = us.other();
     let mut d = 0;
     loop {
-        let attackers = pos.attackers_to(to, occ);
         let mine = attackers & pos.color_pieces(side);
         if mine == 0 {
             break;
@@ -84,6 +92,15 @@ pub fn see(pos: &Chess, mv: Move) -> i32 {
             break;
         }
         occ &= !bit;
+        // The lines the taker leaves may open (pawns, Bishops and Kings can stand on a
+        // diagonal, Rooks and Kings on a rank or file, Queens on either).
+        if matches!(role, Role::Pawn | Role::Bishop | Role::Queen | Role::King) {
+            attackers |= t.bishop(to, occ) & diagonal;
+        }
+        if matches!(role, Role::Rook | Role::Queen | Role::King) {
+            attackers |= t.rook(to, occ) & straight;
+        }
+        attackers &= occ;
         on_square = SEE_VALUE[role as usize];
         side = side.other();
     }
@@ -226,5 +243,107 @@ mod tests {
         assert_eq!(see(&p, mv(&p, "e2e7")), 100);
         let p = Chess::from_fen("4k3/4p3/8/8/8/8/4Q3/5K2 w - - 0 1").unwrap();
         assert_eq!(see(&p, mv(&p, "e2e7")), 100 - 900);
+    }
+
+    /// [`see`] as first written: every attacker found again after each capture.
+    fn see_recomputing(pos: &Chess, mv: Move) -> i32 {
+        let (from, to) = (usize::from(mv.from), usize::from(mv.to));
+        let Some((us, mover)) = pos.piece_at(mv.from) else {
+            return 0;
+        };
+        let mut occ = pos.occupied() & !(1u64 << from);
+        let mut gain = [0i32; 40];
+        gain[0] = match mv.kind {
+            MoveKind::EnPassant => {
+                // The captured pawn stands beside the target square, on the mover's rank.
+                occ &= !(1u64 << ((from & !7) | (to & 7)));
+                SEE_VALUE[0]
+            }
+            MoveKind::Castle => return 0,
+            _ => pos
+                .piece_at(mv.to)
+                .map_or(0, |(_, r)| SEE_VALUE[r as usize]),
+        };
+        // The value of the piece standing on the target square, which the next capture takes.
+        let mut on_square = match mv.promotion {
+            Some(p) => {
+                gain[0] += SEE_VALUE[p as usize] - SEE_VALUE[0];
+                SEE_VALUE[p as usize]
+            }
+            None => SEE_VALUE[mover as usize],
+        };
+        let mut side = us.other();
+        let mut d = 0;
+        loop {
+            let attackers = pos.attackers_to(to, occ);
+            let mine = attackers & pos.color_pieces(side);
+            if mine == 0 {
+                break;
+            }
+            // The least valuable attacker takes.
+            let Some((role, bit)) = Role::ALL.iter().find_map(|&r| {
+                let b = mine & pos.pieces(side, r);
+                (b != 0).then(|| (r, b & b.wrapping_neg()))
+            }) else {
+                break;
+            };
+            // A King may not take a defended piece.
+            if role == Role::King && attackers & pos.color_pieces(side.other()) != 0 {
+                break;
+            }
+            d += 1;
+            if d >= gain.len() {
+                break;
+            }
+            gain[d] = on_square - gain[d - 1];
+            // Neither side can profit from going on: the result is settled.
+            if (-gain[d - 1]).max(gain[d]) < 0 {
+                break;
+            }
+            occ &= !bit;
+            on_square = SEE_VALUE[role as usize];
+            side = side.other();
+        }
+        while d > 0 {
+            gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+            d -= 1;
+        }
+        gain[0]
+    }
+
+    #[test]
+    fn static_exchange_agrees_with_recomputing_the_attackers() {
+        use menagerie_core::Position;
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3P4/1p2P3/2N2N2/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "2r2rk1/1p2nb2/p2b1R1p/8/1P1pP2p/q2B4/3B3P/1R3QK1 b - - 1 27",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let (mut tried, mut exchanges) = (0, 0);
+        for start in starts {
+            for _ in 0..30 {
+                let mut pos = Chess::from_fen(start).unwrap();
+                for _ in 0..80 {
+                    let moves = pos.moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &m in &moves {
+                        let s = see(&pos, m);
+                        assert_eq!(s, see_recomputing(&pos, m), "{} {m:?}", pos.to_fen());
+                        tried += 1;
+                        exchanges += usize::from(s < 0);
+                    }
+                    pos.play(moves[crate::eval::random_index(&mut seed, moves.len())]);
+                }
+            }
+        }
+        assert!(
+            tried > 200_000 && exchanges > 20_000,
+            "{tried} moves, {exchanges} losing"
+        );
     }
 }

@@ -133,6 +133,18 @@ const FILE_A: u64 = 0x0101_0101_0101_0101;
 pub trait Sink {
     /// Adds `count` times the weight `param` (negative counts for Black).
     fn add(&mut self, param: usize, count: i32);
+    /// Adds a piece of `color` and `role` on `sq`: its material and its square's bonus.
+    #[inline(always)]
+    fn piece(&mut self, color: Color, role: Role, sq: usize) {
+        let (sign, flip) = if color == Color::White {
+            (1, 56)
+        } else {
+            (-1, 0)
+        };
+        let r = role as usize;
+        self.add(MATERIAL + r, sign);
+        self.add(PST + r * 64 + (sq ^ flip), sign);
+    }
 }
 
 /// The weighted sum of the terms, middlegame and endgame apart.
@@ -153,14 +165,86 @@ impl Sink for Sum {
     }
 }
 
-fn bits(mut b: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (b != 0).then(|| {
-            let s = b.trailing_zeros() as usize;
-            b &= b - 1;
-            s
-        })
-    })
+/// A weight packed into one integer, `mg · 2³² + eg`: one multiply and one add sum both
+/// halves, and they come apart exactly while each half's sum stays within `i32`.
+const fn pack((mg, eg): S) -> i64 {
+    ((mg as i64) << 32) + eg as i64
+}
+
+/// Every weight, packed ([`pack`]).
+static PACKED: [i64; COUNT] = {
+    let mut out = [0i64; COUNT];
+    let mut i = 0;
+    while i < COUNT {
+        out[i] = pack(WEIGHTS[i]);
+        i += 1;
+    }
+    out
+};
+
+/// Material plus square bonus of each piece by colour (White 0), role and square, packed
+/// ([`pack`]) and signed from White's point of view: one addition a piece.
+static PIECE_PACKED: [[[i64; 64]; 6]; 2] = {
+    let mut out = [[[0i64; 64]; 6]; 2];
+    let mut r = 0;
+    while r < 6 {
+        let mut sq = 0;
+        while sq < 64 {
+            let m = pack(WEIGHTS[MATERIAL + r]);
+            out[0][r][sq] = m + pack(WEIGHTS[PST + r * 64 + (sq ^ 56)]);
+            out[1][r][sq] = -(m + pack(WEIGHTS[PST + r * 64 + sq]));
+            sq += 1;
+        }
+        r += 1;
+    }
+    out
+};
+
+/// The weighted sum as [`Sum`] makes it, both halves packed in one integer ([`pack`]): the
+/// engine's sink ([`white_score`]); `counts_times_weights_is_the_evaluation` checks that it
+/// agrees with [`Sum`].
+#[derive(Default)]
+struct Packed(i64);
+
+impl Packed {
+    /// The middlegame and endgame sums.
+    fn unpack(&self) -> (i32, i32) {
+        let eg = self.0 as i32;
+        let mg = ((self.0 - i64::from(eg)) >> 32) as i32;
+        (mg, eg)
+    }
+}
+
+impl Sink for Packed {
+    #[inline(always)]
+    fn add(&mut self, param: usize, count: i32) {
+        self.0 += i64::from(count) * PACKED[param];
+    }
+    #[inline(always)]
+    fn piece(&mut self, color: Color, role: Role, sq: usize) {
+        self.0 += PIECE_PACKED[color.index()][role as usize][sq];
+    }
+}
+
+/// The squares of a bitboard, lowest first.
+struct Bits(u64);
+
+impl Iterator for Bits {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let s = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(s)
+    }
+}
+
+#[inline(always)]
+fn bits(b: u64) -> Bits {
+    Bits(b)
 }
 
 /// Squares ahead of `sq` on its file and the two beside it, towards promotion.
@@ -180,6 +264,35 @@ fn front_span(color: Color, sq: usize) -> u64 {
         _ => 0,
     };
     files & ahead
+}
+
+/// The ranks of the board among the next two and the next three ahead of `rank` for
+/// `color` (towards the enemy), as square masks.
+fn ranks_ahead(color: Color, rank: usize) -> (u64, u64) {
+    // Shifted within 128 bits, so the ranks past the edge fall off either end.
+    let (two, three) = (0xFFFFu128, 0xFF_FFFFu128);
+    match color {
+        Color::White => {
+            let at = (rank + 1) * 8;
+            ((two << at) as u64, (three << at) as u64)
+        }
+        Color::Black => {
+            let top = 64 + rank * 8;
+            (
+                ((two << (top - 16)) >> 64) as u64,
+                ((three << (top - 24)) >> 64) as u64,
+            )
+        }
+    }
+}
+
+/// The files (bit `f` for file `f`) holding at least one of `pawns`.
+fn pawn_files(pawns: u64) -> u64 {
+    let mut x = pawns;
+    x |= x >> 32;
+    x |= x >> 16;
+    x |= x >> 8;
+    x & 0xFF
 }
 
 /// The files beside the file mask `file` (one or two).
@@ -262,14 +375,11 @@ pub fn pawn_terms<K: Sink>(pos: &Chess, sink: &mut K) -> [u64; 2] {
     let mut passed = [0u64; 2];
     for color in Color::BOTH {
         let sign = if color == Color::White { 1 } else { -1 };
-        let flip = if color == Color::White { 56 } else { 0 };
         let pawns = pos.pieces(color, Role::Pawn);
         let their_pawns = pos.pieces(color.other(), Role::Pawn);
         let cover = pawn_attacks(color, pawns);
-        let r = Role::Pawn as usize;
         for sq in bits(pawns) {
-            sink.add(MATERIAL + r, sign);
-            sink.add(PST + r * 64 + (sq ^ flip), sign);
+            sink.piece(color, Role::Pawn, sq);
             let file = FILE_A << (sq % 8);
             let adv = advance(color, sq);
             if front_span(color, sq) & their_pawns == 0 {
@@ -326,7 +436,6 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
     let mut next_to_king = [0i32; 2];
     for color in Color::BOTH {
         let sign = if color == Color::White { 1 } else { -1 };
-        let flip = if color == Color::White { 56 } else { 0 };
         let us = color.index();
         let them = color.other();
         let own = pos.color_pieces(color);
@@ -348,8 +457,7 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
             let r = role as usize;
             for sq in bits(pos.pieces(color, role)) {
                 phase += PHASE[r];
-                sink.add(MATERIAL + r, sign);
-                sink.add(PST + r * 64 + (sq ^ flip), sign);
+                sink.piece(color, role, sq);
                 let (attacks, mobility, zone_weight) = match role {
                     // Skipped above: material, squares and structure come from `pawn_terms`.
                     Role::Pawn => continue,
@@ -385,23 +493,13 @@ fn other_terms<K: Sink>(pos: &Chess, sink: &mut K, passed: [u64; 2]) -> i32 {
                         by_two[us] |= by_any[us] & t.king[sq];
                         by_any[us] |= t.king[sq];
                         // Pawn shield: own pawns on the three files in front.
-                        let rank = (sq / 8) as i32;
-                        let step = if color == Color::White { 1 } else { -1 };
-                        let near = [rank + step, rank + 2 * step]
-                            .into_iter()
-                            .filter(|r| (0..8).contains(r))
-                            .fold(0u64, |m, r| m | 0xFFu64 << (r * 8));
+                        let (near, near3) = ranks_ahead(color, sq / 8);
                         let shield = front_span(color, sq) & pawns & near;
                         sink.add(SHIELD + shield.count_ones().min(3) as usize, sign);
-                        let king_file = sq % 8;
-                        let bare = (king_file.saturating_sub(1)..=(king_file + 1).min(7))
-                            .filter(|&f| pawns & (FILE_A << f) == 0)
-                            .count();
+                        // Files at and beside the King's without a pawn of its side.
+                        let window = ((0b111u64 << (sq % 8)) >> 1) & 0xFF;
+                        let bare = (window & !pawn_files(pawns)).count_ones() as usize;
                         sink.add(KING_BARE_FILES + bare.min(3), sign);
-                        let near3 = [rank + step, rank + 2 * step, rank + 3 * step]
-                            .into_iter()
-                            .filter(|r| (0..8).contains(r))
-                            .fold(0u64, |m, r| m | 0xFFu64 << (r * 8));
                         let storm = front_span(color, sq) & their_pawns & near3;
                         sink.add(PAWN_STORM + storm.count_ones().min(3) as usize, sign);
                         continue;
@@ -667,8 +765,8 @@ const PAWN_CACHE_SIZE: usize = 1 << 11;
 #[derive(Clone, Copy, Default)]
 struct PawnEntry {
     pawns: [u64; 2],
-    mg: i32,
-    eg: i32,
+    /// The packed sum ([`pack`]).
+    sum: i64,
     passed: [u64; 2],
 }
 
@@ -679,8 +777,48 @@ thread_local! {
         std::cell::RefCell::new(vec![PawnEntry::default(); PAWN_CACHE_SIZE]);
 }
 
+/// Slots of each thread's evaluation cache (a power of two; 24 bytes a slot).
+const EVAL_CACHE_SIZE: usize = 1 << 14;
+
+/// One evaluated position: its key, its occupied squares (a second check against a
+/// collision of keys) and [`white_score`].
+#[derive(Clone, Copy, Default)]
+struct EvalEntry {
+    key: u64,
+    occupied: u64,
+    score: i32,
+}
+
+thread_local! {
+    /// The evaluations this thread made last, by position key: a search evaluates the same
+    /// position again when it searches a line again (a re-search after a null window or a
+    /// reduction, a singular-extension test, the table's move after a null move).
+    static EVAL_CACHE: std::cell::RefCell<Vec<EvalEntry>> =
+        std::cell::RefCell::new(vec![EvalEntry::default(); EVAL_CACHE_SIZE]);
+}
+
 /// The weighted sum of `pos`'s terms, tapered by phase, from White's point of view.
 pub fn white_score(pos: &Chess) -> i32 {
+    let key = menagerie_core::Position::key(pos);
+    let occupied = pos.occupied();
+    let slot = (key >> 32) as usize & (EVAL_CACHE_SIZE - 1);
+    // An empty slot (no occupied square) matches no position: every position has Kings.
+    EVAL_CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let e = &mut cache[slot];
+        if e.key != key || e.occupied != occupied {
+            *e = EvalEntry {
+                key,
+                occupied,
+                score: evaluate_uncached(pos),
+            };
+        }
+        e.score
+    })
+}
+
+/// [`white_score`] computed afresh.
+fn evaluate_uncached(pos: &Chess) -> i32 {
     let pawns = [
         pos.pieces(Color::White, Role::Pawn),
         pos.pieces(Color::Black, Role::Pawn),
@@ -693,21 +831,51 @@ pub fn white_score(pos: &Chess) -> i32 {
         let e = &mut cache[slot];
         // An empty slot holds the structure without pawns, whose terms are all zero.
         if e.pawns != pawns {
-            let mut s = Sum::default();
+            let mut s = Packed::default();
             let passed = pawn_terms(pos, &mut s);
             *e = PawnEntry {
                 pawns,
-                mg: s.mg,
-                eg: s.eg,
+                sum: s.0,
                 passed,
             };
         }
         *e
     });
-    let mut s = Sum {
-        mg: entry.mg,
-        eg: entry.eg,
-    };
+    let mut s = Packed(entry.sum);
     let phase = other_terms(pos, &mut s, entry.passed);
-    (s.mg * phase + s.eg * (24 - phase)) / 24
+    let (mg, eg) = s.unpack();
+    (mg * phase + eg * (24 - phase)) / 24
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn king_masks_are_the_ranks_and_files_counted_one_by_one() {
+        for color in Color::BOTH {
+            let step = if color == Color::White { 1 } else { -1 };
+            for rank in 0..8i32 {
+                let ranks = |n: i32| {
+                    (1..=n)
+                        .map(|k| rank + k * step)
+                        .filter(|r| (0..8).contains(r))
+                        .fold(0u64, |m, r| m | 0xFFu64 << (r * 8))
+                };
+                assert_eq!(ranks_ahead(color, rank as usize), (ranks(2), ranks(3)));
+            }
+        }
+        let mut seed = 0x0123_4567_89AB_CDEFu64;
+        for _ in 0..2000 {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let pawns = seed & seed.rotate_left(17) & 0x00FF_FFFF_FFFF_FF00;
+            for king_file in 0..8usize {
+                let bare = (king_file.saturating_sub(1)..=(king_file + 1).min(7))
+                    .filter(|&f| pawns & (FILE_A << f) == 0)
+                    .count();
+                let window = ((0b111u64 << king_file) >> 1) & 0xFF;
+                assert_eq!((window & !pawn_files(pawns)).count_ones() as usize, bare);
+            }
+        }
+    }
 }
