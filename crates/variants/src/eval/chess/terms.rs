@@ -777,48 +777,8 @@ thread_local! {
         std::cell::RefCell::new(vec![PawnEntry::default(); PAWN_CACHE_SIZE]);
 }
 
-/// Slots of each thread's evaluation cache (a power of two; 24 bytes a slot).
-const EVAL_CACHE_SIZE: usize = 1 << 14;
-
-/// One evaluated position: its key, its occupied squares (a second check against a
-/// collision of keys) and [`white_score`].
-#[derive(Clone, Copy, Default)]
-struct EvalEntry {
-    key: u64,
-    occupied: u64,
-    score: i32,
-}
-
-thread_local! {
-    /// The evaluations this thread made last, by position key: a search evaluates the same
-    /// position again when it searches a line again (a re-search after a null window or a
-    /// reduction, a singular-extension test, the table's move after a null move).
-    static EVAL_CACHE: std::cell::RefCell<Vec<EvalEntry>> =
-        std::cell::RefCell::new(vec![EvalEntry::default(); EVAL_CACHE_SIZE]);
-}
-
 /// The weighted sum of `pos`'s terms, tapered by phase, from White's point of view.
 pub fn white_score(pos: &Chess) -> i32 {
-    let key = menagerie_core::Position::key(pos);
-    let occupied = pos.occupied();
-    let slot = (key >> 32) as usize & (EVAL_CACHE_SIZE - 1);
-    // An empty slot (no occupied square) matches no position: every position has Kings.
-    EVAL_CACHE.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        let e = &mut cache[slot];
-        if e.key != key || e.occupied != occupied {
-            *e = EvalEntry {
-                key,
-                occupied,
-                score: evaluate_uncached(pos),
-            };
-        }
-        e.score
-    })
-}
-
-/// [`white_score`] computed afresh.
-fn evaluate_uncached(pos: &Chess) -> i32 {
     let pawns = [
         pos.pieces(Color::White, Role::Pawn),
         pos.pieces(Color::Black, Role::Pawn),
