@@ -353,41 +353,38 @@ impl Rules {
                 }
             }
         }
-        let mut adjacent_captures_only = 0u32;
-        for (role, sides) in comps.iter().enumerate() {
-            for color in [Color::White, Color::Black] {
-                let local = role != crate::pieces::CIVILIAN
-                    && classes[role] & (class::HOP | class::PROMOTES) == 0
-                    && sides[color.index()].iter().filter(|c| c.captures).all(|c| {
-                        !c.rider
-                            && !c.hopper
-                            && c.offsets
-                                .iter()
-                                .all(|&(dx, dy)| dx.abs() <= 1 && dy.abs() <= 1)
-                    });
-                if local {
-                    adjacent_captures_only |= 1 << ((role + 1) | (color.index() << 4));
+        // A component that moves (or captures) only one step, never riding or hopping.
+        let one_step = |c: &Comp| {
+            !c.rider
+                && !c.hopper
+                && c.offsets
+                    .iter()
+                    .all(|&(dx, dy)| dx.abs() <= 1 && dy.abs() <= 1)
+        };
+        // The cell codes (role and colour) of the non-Civilian roles whose components pass
+        // `keep`, for the roles whose classes pass `class_ok`.
+        let cell_mask = |class_ok: &dyn Fn(u16) -> bool, keep: &dyn Fn(&[Comp]) -> bool| {
+            let mut mask = 0u32;
+            for (role, sides) in comps.iter().enumerate() {
+                for color in [Color::White, Color::Black] {
+                    if role != crate::pieces::CIVILIAN
+                        && class_ok(classes[role])
+                        && keep(&sides[color.index()])
+                    {
+                        mask |= 1 << ((role + 1) | (color.index() << 4));
+                    }
                 }
             }
-        }
-        let mut adjacent_promoters = 0u32;
-        for (role, sides) in comps.iter().enumerate() {
-            for color in [Color::White, Color::Black] {
-                let local = role != crate::pieces::CIVILIAN
-                    && classes[role] & class::HOP == 0
-                    && classes[role] & class::PROMOTES != 0
-                    && sides[color.index()].iter().all(|c| {
-                        !c.rider
-                            && !c.hopper
-                            && c.offsets
-                                .iter()
-                                .all(|&(dx, dy)| dx.abs() <= 1 && dy.abs() <= 1)
-                    });
-                if local {
-                    adjacent_promoters |= 1 << ((role + 1) | (color.index() << 4));
-                }
-            }
-        }
+            mask
+        };
+        let adjacent_captures_only =
+            cell_mask(&|c| c & (class::HOP | class::PROMOTES) == 0, &|cs| {
+                cs.iter().filter(|c| c.captures).all(one_step)
+            });
+        let adjacent_promoters = cell_mask(
+            &|c| c & class::HOP == 0 && c & class::PROMOTES != 0,
+            &|cs| cs.iter().all(one_step),
+        );
         let mut not_edge_files = [Bits::EMPTY; 2];
         for (s, &f) in file.iter().enumerate() {
             let square = menagerie_core::Square(s as u16);
