@@ -204,8 +204,9 @@ impl<P: Position, E: Evaluator<P> + Clone> VariantSearcher for Typed<P, E> {
         let offered = game.legal_moves();
         let mut on_board = Vec::new();
         root.legal_moves(&mut on_board);
-        let choice =
-            offered.len() != on_board.len() || offered.iter().any(|m| !on_board.contains(m));
+        // (A player's view when it is not that player's turn offers nothing: no choice.)
+        let choice = !offered.is_empty()
+            && (offered.len() != on_board.len() || offered.iter().any(|m| !on_board.contains(m)));
         let (playable, claim) = if choice {
             let playable: Vec<P::Move> = offered
                 .iter()
