@@ -1,13 +1,15 @@
 //! The chess evaluation: material, piece-square tables, mobility, pawn structure, passed
 //! pawns, rooks on open files, king safety and threats, tapered between middlegame and
 //! endgame by the material left; the weights are tuned on positions scored by Stockfish
-//! (docs/engine.md, "Chess evaluation tuned").
+//! (docs/engine.md, "Chess evaluation tuned"), and a small network ([`nnue`]) adds a
+//! bounded correction learnt from more of them.
 
 use menagerie_chess::attacks::tables;
 use menagerie_chess::{Chess, Move, MoveKind, Role};
 use menagerie_core::Color;
 use menagerie_engine::{Evaluator, Mobility};
 
+pub mod nnue;
 pub mod terms;
 pub mod tune;
 pub mod weights;
@@ -17,7 +19,8 @@ pub mod weights;
 pub struct ChessEval;
 
 impl ChessEval {
-    /// The evaluation from White's point of view (the side to move's tempo included).
+    /// The weighted terms' score from White's point of view (the side to move's tempo
+    /// included, the network's correction not).
     pub fn white_score(&self, pos: &Chess) -> i32 {
         terms::white_score(pos)
     }
@@ -119,11 +122,13 @@ fn role_value(role: Role) -> i32 {
 impl Evaluator<Chess> for ChessEval {
     fn evaluate(&self, pos: &Chess, _mobility: Mobility) -> i32 {
         let white = self.white_score(pos);
-        if pos.side() == Color::White {
+        let terms = if pos.side() == Color::White {
             white
         } else {
             -white
-        }
+        };
+        // The network corrects the weighted terms where they misjudge a position.
+        terms + nnue::Network::shipped().map_or(0, |net| net.evaluate(pos))
     }
 
     fn move_hint(&self, pos: &Chess, mv: Move) -> i32 {
