@@ -261,6 +261,12 @@ fn load(files: &[String], held_files: &[String]) -> Result<Loaded, String> {
     Ok((train, held, boards))
 }
 
+/// A whole-number option's value, or one sentence naming the option.
+fn whole(name: &str, text: String) -> Result<usize, String> {
+    text.parse()
+        .map_err(|_| format!("{name} takes a whole number, not {text:?}"))
+}
+
 fn run() -> Result<(), String> {
     let mut epochs = 30usize;
     let mut rate = 0.001f32;
@@ -274,11 +280,15 @@ fn run() -> Result<(), String> {
     while let Some(a) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
         match a.as_str() {
-            "--epochs" => epochs = value("--epochs")?.parse().map_err(|_| "bad --epochs")?,
-            "--rate" => rate = value("--rate")?.parse().map_err(|_| "bad --rate")?,
-            "--batch" => batch = value("--batch")?.parse().map_err(|_| "bad --batch")?,
-            "--threads" => threads = value("--threads")?.parse().map_err(|_| "bad --threads")?,
-            "--seed" => seed = value("--seed")?.parse().map_err(|_| "bad --seed")?,
+            "--epochs" => epochs = whole("--epochs", value("--epochs")?)?,
+            "--rate" => {
+                rate = value("--rate")?
+                    .parse()
+                    .map_err(|_| "--rate takes a number such as 0.001".to_string())?
+            }
+            "--batch" => batch = whole("--batch", value("--batch")?)?.max(1),
+            "--threads" => threads = whole("--threads", value("--threads")?)?,
+            "--seed" => seed = whole("--seed", value("--seed")?)? as u64,
             "--out" => out = value("--out")?,
             "--held" => held_files.push(value("--held")?),
             _ if a.starts_with("--") => return Err(format!("unknown option {a}")),
@@ -329,8 +339,12 @@ fn run() -> Result<(), String> {
                         })
                     })
                     .collect();
-                handles.into_iter().filter_map(|h| h.join().ok()).collect()
-            });
+                handles
+                    .into_iter()
+                    .map(|h| h.join())
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .map_err(|_| "a training thread failed".to_string())?;
             let mut grads = Model::zeros();
             for (g, l) in &parts {
                 epoch_loss += l;
@@ -362,31 +376,27 @@ fn run() -> Result<(), String> {
     let bytes = model.quantise();
     // The quantised network, through the engine's own code, on the held-out positions.
     let net = Network::from_bytes(&bytes)?;
-    let (mut sum, mut abs) = (0.0f64, 0.0f64);
+    // Squared error of winning chances and mean absolute error: the network with the
+    // terms, then the terms alone.
+    let (mut with, mut terms) = ([0.0f64; 2], [0.0f64; 2]);
     for (pos, score) in &held_positions {
-        let ours = net.evaluate(pos) + terms_score(pos);
-        let err = sigmoid(ours as f32 / SCALE as f32) - sigmoid(*score as f32 / SCALE as f32);
-        sum += f64::from(err * err);
-        abs += f64::from((ours - score).abs());
+        let base = terms_score(pos);
+        for (acc, ours) in [(&mut with, base + net.evaluate(pos)), (&mut terms, base)] {
+            let err = sigmoid(ours as f32 / SCALE as f32) - sigmoid(*score as f32 / SCALE as f32);
+            acc[0] += f64::from(err * err);
+            acc[1] += f64::from((ours - score).abs());
+        }
     }
     let count = held_positions.len().max(1) as f64;
-    // The weighted terms on the same positions, for comparison.
-    let (mut terms_sum, mut terms_abs) = (0.0f64, 0.0f64);
-    for (pos, score) in &held_positions {
-        let ours = terms_score(pos);
-        let err = sigmoid(ours as f32 / SCALE as f32) - sigmoid(*score as f32 / SCALE as f32);
-        terms_sum += f64::from(err * err);
-        terms_abs += f64::from((ours - score).abs());
-    }
     eprintln!(
         "weighted terms: held-out loss {:.6}, mean |error| {:.1} cp",
-        terms_sum / count,
-        terms_abs / count
+        terms[0] / count,
+        terms[1] / count
     );
     eprintln!(
         "quantised: held-out loss {:.6}, mean |error| {:.1} cp",
-        sum / count,
-        abs / count
+        with[0] / count,
+        with[1] / count
     );
     std::fs::write(&out, bytes).map_err(|e| format!("cannot write {out}: {e}"))?;
     eprintln!("wrote {out}");
