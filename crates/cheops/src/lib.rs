@@ -316,6 +316,10 @@ impl Position for CheopsPosition {
     fn may_give_check(&self, mv: CheopsMove) -> bool {
         CheopsPosition::may_give_check(self, &mv)
     }
+    fn quick_outcome(&self) -> Option<Option<Color>> {
+        // A draw accepted at a repetition (R36) has ended the game; searches see it here.
+        self.draw_accepted.then_some(None)
+    }
     fn outcome(&self) -> Option<Outcome> {
         if self.draw_accepted {
             return Some(Outcome::draw(Termination::Repetition));

@@ -233,4 +233,7 @@ fn a_repetition_with_an_abdication_available_offers_the_choice() {
         Some(Termination::Repetition)
     );
     assert!(q.moves().is_empty());
+    // Searches see the ended game without generating moves.
+    assert_eq!(p.quick_outcome(), None);
+    assert_eq!(q.quick_outcome(), Some(None));
 }

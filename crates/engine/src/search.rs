@@ -1361,11 +1361,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
 
     /// The score of a position with no legal move, from the side to move's view.
     fn terminal(&self, pos: &P, ply: usize) -> i32 {
-        match pos.outcome().and_then(|o| o.winner) {
-            Some(w) if w == pos.turn() => WIN - ply as i32,
-            Some(_) => -(WIN - ply as i32),
-            None => 0,
-        }
+        ended(pos, pos.outcome().and_then(|o| o.winner), ply)
     }
 
     fn is_repetition(&self) -> bool {
@@ -1378,6 +1374,14 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             .skip(1)
             .step_by(2)
             .any(|&k| k == key)
+    }
+
+    /// Generates `pos`'s legal moves into `moves` and notes their count for the
+    /// evaluation's mobility; `false` when there are none (the position has ended).
+    fn node_moves(&mut self, pos: &P, ply: usize, moves: &mut Vec<P::Move>) -> bool {
+        pos.legal_moves(moves);
+        self.counts[ply] = moves.len();
+        !moves.is_empty()
     }
 
     fn mobility(&self, ply: usize) -> Mobility {
@@ -1470,12 +1474,21 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 }
             }
         }
+        // The moves wait until reverse futility and the null move have had their chance: a
+        // node they cut off never needs them. Not where the evaluation reads their count, at
+        // the root, in check (neither prunes there) or at a draw by rule (a mate comes first).
+        // A position without moves that is not in check (stalemate) may so be pruned by its
+        // static score, as in most engines; an ending the position sees without its moves
+        // (a flip, a captured King) is scored here.
+        let moves_first = ply == 0 || in_check || rule_draw || self.eval.uses_mobility();
         moves.clear();
-        pos.legal_moves(moves);
-        if moves.is_empty() {
-            return self.terminal(pos, ply);
+        if moves_first {
+            if !self.node_moves(pos, ply, moves) {
+                return self.terminal(pos, ply);
+            }
+        } else if let Some(winner) = pos.quick_outcome() {
+            return ended(pos, winner, ply);
         }
-        self.counts[ply] = moves.len();
         if ply == 0 && !self.root_only.is_empty() {
             let only = &self.root_only;
             moves.retain(|m| only.contains(m));
@@ -1502,12 +1515,16 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         if ply >= MAX_PLY - 1 {
             return self.eval.evaluate(pos, self.mobility(ply));
         }
-        let hash_move = tt_move.filter(|m| moves.contains(m));
+        // Before the moves are known the table's move stands for the hash move (a wrong one,
+        // from another position with the same key, is rare and only costs ordering).
+        let hash_move = if moves_first {
+            tt_move.filter(|m| moves.contains(m))
+        } else {
+            tt_move
+        };
         // A node searched with a zero window where a fail high is expected; the root and
         // PV nodes never are.
         let cut_node = !pv_node && ply > 0 && self.cut_node[ply];
-        // When the best move known is a capture, the quiet moves are less likely to matter.
-        let tt_noisy = hash_move.is_some_and(|m| pos.is_noisy(m));
         // Internal iterative reduction: a node the table knows no move for is searched a
         // ply shallower (its ordering is a guess), and comes back deeper once stored.
         let depth = if ply > 0 && depth >= IIR_DEPTH && hash_move.is_none() {
@@ -1578,6 +1595,12 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             }
         }
 
+        if !moves_first && !self.node_moves(pos, ply, moves) {
+            return self.terminal(pos, ply);
+        }
+        let hash_move = hash_move.filter(|m| moves_first || moves.contains(m));
+        // When the best move known is a capture, the quiet moves are less likely to matter.
+        let tt_noisy = hash_move.is_some_and(|m| pos.is_noisy(m));
         let killers = self.killers[ply];
         let side = pos.turn();
         let prev = (
@@ -2012,11 +2035,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         // Endings seen without generating moves come first, so a flip or a captured King
         // is never scored as an ordinary position when standing pat.
         if let Some(result) = pos.quick_outcome() {
-            return match result {
-                Some(w) if w == pos.turn() => WIN - ply as i32,
-                Some(_) => -(WIN - ply as i32),
-                None => 0,
-            };
+            return ended(pos, result, ply);
         }
         // Far from the horizon a check is answered like any other position: stand pat or
         // capture (a mate is still seen when there is no legal move at all).
@@ -2054,6 +2073,16 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         self.quiesce_with(
             pos, moves, captures, alpha, beta, ply, qdepth, in_check, stand,
         )
+    }
+}
+
+/// The score of a game over at `ply` with `winner` (`None`: drawn), from the side to
+/// move's view: a win sooner is worth more.
+fn ended<P: Position>(pos: &P, winner: Option<Color>, ply: usize) -> i32 {
+    match winner {
+        Some(w) if w == pos.turn() => WIN - ply as i32,
+        Some(_) => -(WIN - ply as i32),
+        None => 0,
     }
 }
 
