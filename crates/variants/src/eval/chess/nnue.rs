@@ -164,6 +164,25 @@ impl Network {
     /// The correction for `pos` in centipawns from the side to move's view (at most
     /// [`LIMIT`] either way).
     pub fn evaluate(&self, pos: &Chess) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor was just seen to have AVX2, all the function requires.
+            return unsafe { self.evaluate_avx2(pos) };
+        }
+        self.evaluate_here(pos)
+    }
+
+    /// [`Self::evaluate`] compiled for AVX2, whose vectors hold twice the baseline's
+    /// lanes: the sums a piece and the output's products take half the instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn evaluate_avx2(&self, pos: &Chess) -> i32 {
+        self.evaluate_here(pos)
+    }
+
+    /// [`Self::evaluate`] for whatever the caller was compiled for.
+    #[inline(always)]
+    fn evaluate_here(&self, pos: &Chess) -> i32 {
         let mut acc: Pair = [0; 2 * HIDDEN];
         acc[..HIDDEN].copy_from_slice(&self.b0);
         acc[HIDDEN..].copy_from_slice(&self.b0);
@@ -212,6 +231,7 @@ fn dot(acc: &[i16], weights: &[i16]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use menagerie_core::Position;
 
     #[test]
     fn the_shipped_network_reads_and_leaves_the_start_near_even() {
@@ -245,6 +265,30 @@ mod tests {
         let p =
             Chess::from_fen("2r2rk1/1p2nb2/p2b1R1p/8/1P1pP2p/q2B4/3B3P/1R3QK1 b - - 1 27").unwrap();
         assert!(net.evaluate(&p) <= -LIMIT / 2, "{}", net.evaluate(&p));
+    }
+
+    #[test]
+    fn the_avx2_build_agrees_with_the_baseline_build() {
+        let net = Network::shipped().expect("the shipped network reads");
+        #[cfg(target_arch = "x86_64")]
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            eprintln!("skipped: this processor has no AVX2, so both builds are one");
+        }
+        // Positions of a game whose moves a simple generator picks, captures included.
+        let mut pos = Chess::start();
+        let mut seed = 12_345u64;
+        let mut moves = Vec::new();
+        for _ in 0..400 {
+            assert_eq!(net.evaluate(&pos), net.evaluate_here(&pos), "{}", pos.fen());
+            moves.clear();
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() || pos.rule_draw() {
+                pos = Chess::start();
+                continue;
+            }
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            pos.play(moves[(seed >> 33) as usize % moves.len()]);
+        }
     }
 
     #[test]
