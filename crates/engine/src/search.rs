@@ -1359,6 +1359,21 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         (corrected, raw, slot)
     }
 
+    /// Quiescence's standing-pat score: [`Self::static_score`]'s corrected score where only
+    /// its side of the window `alpha..beta` matters, so the evaluator may give a bound.
+    fn stand_pat_score(&self, pos: &P, ply: usize, alpha: i32, beta: i32) -> i32 {
+        let correction = self
+            .correction_slot(pos)
+            .map_or(0, |s| self.correction[s] / CORRECTION_GRAIN);
+        let raw = self.eval.evaluate_within(
+            pos,
+            self.mobility(ply),
+            alpha.saturating_sub(correction),
+            beta.saturating_sub(correction),
+        );
+        (raw + correction).clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
+    }
+
     /// The score of a position with no legal move, from the side to move's view.
     fn terminal(&self, pos: &P, ply: usize) -> i32 {
         ended(pos, pos.outcome().and_then(|o| o.winner), ply)
@@ -2047,7 +2062,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             if pos.rule_draw() {
                 return 0;
             }
-            let s = self.static_score(pos, ply).0;
+            let s = self.stand_pat_score(pos, ply, alpha, beta);
             if s >= beta || qdepth >= QS_MAX_DEPTH {
                 return s;
             }

@@ -25,6 +25,14 @@ pub trait Evaluator<P: Position>: Send + Sync {
     /// `mobility` carries the move counts the search has already computed.
     fn evaluate(&self, pos: &P, mobility: Mobility) -> i32;
 
+    /// [`Self::evaluate`] where only the score's side of the window `lo..hi` matters (a
+    /// score at or below `lo`, or at or above `hi`, decides the same): an evaluator may then
+    /// return a bound it is sure of instead, at or below `lo` for a score there, at or above
+    /// `hi` for one there, and skip its costly part. The default is exact.
+    fn evaluate_within(&self, pos: &P, mobility: Mobility, _lo: i32, _hi: i32) -> i32 {
+        self.evaluate(pos, mobility)
+    }
+
     /// An ordering hint for a noisy move (higher is searched first), such as MVV-LVA.
     fn move_hint(&self, _pos: &P, _mv: P::Move) -> i32 {
         0

@@ -24,6 +24,16 @@ impl ChessEval {
     pub fn white_score(&self, pos: &Chess) -> i32 {
         terms::white_score(pos)
     }
+
+    /// The weighted terms' score from the side to move's point of view.
+    fn terms(&self, pos: &Chess) -> i32 {
+        let white = self.white_score(pos);
+        if pos.side() == Color::White {
+            white
+        } else {
+            -white
+        }
+    }
 }
 
 /// Values for the static exchange evaluation, by role P N B R Q K (the King is never
@@ -121,13 +131,20 @@ fn role_value(role: Role) -> i32 {
 
 impl Evaluator<Chess> for ChessEval {
     fn evaluate(&self, pos: &Chess, _mobility: Mobility) -> i32 {
-        let white = self.white_score(pos);
-        let terms = if pos.side() == Color::White {
-            white
-        } else {
-            -white
-        };
         // The network corrects the weighted terms where they misjudge a position.
+        self.terms(pos) + nnue::Network::shipped().map_or(0, |net| net.evaluate(pos))
+    }
+
+    fn evaluate_within(&self, pos: &Chess, _mobility: Mobility, lo: i32, hi: i32) -> i32 {
+        let terms = self.terms(pos);
+        // The network moves the terms by at most `LIMIT`: beyond that from the window,
+        // the side is known without it.
+        if terms - nnue::LIMIT >= hi {
+            return terms - nnue::LIMIT;
+        }
+        if terms + nnue::LIMIT <= lo {
+            return terms + nnue::LIMIT;
+        }
         terms + nnue::Network::shipped().map_or(0, |net| net.evaluate(pos))
     }
 
