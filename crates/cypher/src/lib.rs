@@ -231,6 +231,12 @@ impl Position for CypherPosition {
         debug_assert_eq!(check, self.board.in_check(self.turn, true));
         check
     }
+    /// `false` only when the turn surely gives no check (ordinary turns are judged from the
+    /// board; combined moves, infiltrations and coups always say `true`).
+    #[inline]
+    fn may_give_check(&self, mv: CypherMove) -> bool {
+        self.may_check(mv)
+    }
     fn outcome(&self) -> Option<Outcome> {
         self.decide()
     }

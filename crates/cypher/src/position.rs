@@ -9,6 +9,7 @@ mod combined_move;
 mod coup;
 mod endings;
 pub(crate) use endings::endings_points;
+mod gives_check;
 mod infiltration;
 mod prisoner_release;
 mod retake;
@@ -460,6 +461,9 @@ impl CypherPosition {
         {
             return;
         }
+        // Asked on the board before the turn: most turns surely give no check, and testing
+        // every child for check was a seventh of a search.
+        let may_check = self.may_check(mv);
         match mv.kind {
             TurnKind::Normal | TurnKind::Coup | TurnKind::Infiltration => {
                 let Some((_, kind)) = self.board.kind_at(from.min(SQUARES - 1)) else {
@@ -514,7 +518,11 @@ impl CypherPosition {
             }
         }
         self.retake = retake;
-        self.checks[m as usize] = if self.board.in_check(o, true) {
+        debug_assert!(
+            may_check || !self.board.in_check(o, true),
+            "a turn said to give no check gave one"
+        );
+        self.checks[m as usize] = if may_check && self.board.in_check(o, true) {
             self.checks[m as usize].saturating_add(1)
         } else {
             0
