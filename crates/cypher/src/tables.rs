@@ -73,7 +73,13 @@ pub(crate) struct Tables {
     pub rays: [[u128; SQUARES]; 8],
     /// Squares a pawn of each colour on the square attacks (diagonally forward).
     pub pawn_attacks: [[u128; SQUARES]; 2],
+    /// The direction (index into [`DIRS`]) from the first square to the second when they
+    /// share a line, else [`NO_DIR`].
+    pub direction: [[u8; SQUARES]; SQUARES],
 }
+
+/// [`Tables::direction`] of two squares on no common line.
+pub(crate) const NO_DIR: u8 = 8;
 
 fn mask(squares: &[Square]) -> u128 {
     squares.iter().fold(0u128, |m, s| m | 1u128 << s.0)
@@ -125,6 +131,14 @@ fn build() -> Tables {
         pawn_attacks[0][i] = mask(white_pawn.targets(sq));
         pawn_attacks[1][i] = mask(black_pawn.targets(sq));
     }
+    let mut direction = [[NO_DIR; SQUARES]; SQUARES];
+    for (a, row) in direction.iter_mut().enumerate() {
+        for (d, ray) in rays.iter().enumerate() {
+            for b in (0..SQUARES).filter(|&b| ray[a] >> b & 1 != 0) {
+                row[b] = d as u8;
+            }
+        }
+    }
     // The orthogonal and diagonal constants are the core's; DIRS lists the same eight.
     debug_assert!(ORTHOGONAL
         .iter()
@@ -141,7 +155,14 @@ fn build() -> Tables {
         knight_x,
         rays,
         pawn_attacks,
+        direction,
     }
+}
+
+/// The squares strictly between `a` and `b`, which lie along direction `d` from `a`.
+#[inline(always)]
+pub(crate) fn between(t: &Tables, a: usize, b: usize, d: usize) -> u128 {
+    (t.rays[d][a] ^ t.rays[d][b]) & !(1u128 << b)
 }
 
 /// The tables, built on first use.

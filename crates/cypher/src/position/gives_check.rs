@@ -5,7 +5,7 @@
 use super::CypherPosition;
 use crate::board::{code_kind, Kind};
 use crate::moves::{CypherMove, TurnKind};
-use crate::tables::{bishop_attacks, queen_attacks, rook_attacks, tables};
+use crate::tables::{between, tables, NO_DIR};
 
 impl CypherPosition {
     /// Whether playing the legal turn `mv` may leave the opponent in check (section 4, with
@@ -41,14 +41,21 @@ impl CypherPosition {
             return true;
         }
         let kind = code_kind(code);
-        let from_bit = 1u128 << from;
         let to_bit = 1u128 << to;
         let to_field = t.field & to_bit != 0;
         let king_field = t.field >> k & 1 != 0;
         let ours = b.by_color[m as usize];
         // Lines to the King after the turn, but for the man landing on `to` (he is the end
         // of his own line, and leaving him out only finds more lines).
-        let occ = b.line_blockers(t) & !from_bit;
+        let occ = b.line_blockers(t) & !(1u128 << from);
+        // Whether a line piece on `to` reaching straight (`straight`) or diagonally
+        // (`diagonal`) sees the King.
+        let line_to_king = |straight: bool, diagonal: bool| {
+            let d = t.direction[k][to];
+            d != NO_DIR
+                && if d % 4 < 2 { straight } else { diagonal }
+                && between(t, k, to, d as usize) & occ == 0
+        };
         let direct = match kind {
             Kind::Pawn => t.pawn_attacks[o as usize][k] & to_bit != 0,
             Kind::King => !to_field && t.adjacent[k] & to_bit != 0,
@@ -57,7 +64,7 @@ impl CypherPosition {
             Kind::Spy if to_field => {
                 king_field && t.adjacent[to] & ours & b.majors() & t.field != 0
             }
-            Kind::Spy => t.adjacent[k] & to_bit == 0 && queen_attacks(t, k, occ) & to_bit != 0,
+            Kind::Spy => t.adjacent[k] & to_bit == 0 && line_to_king(true, true),
             // A Field major checks only by colluding: next to his own Field Spy, against a
             // Field King (then the Spy may check too: say yes).
             _ if to_field => king_field && b.pieces(m, Kind::Spy) & t.field & t.adjacent[to] != 0,
@@ -69,45 +76,39 @@ impl CypherPosition {
                 };
                 leaps & to_bit != 0
             }
-            Kind::Bishop => bishop_attacks(t, k, occ) & to_bit != 0,
-            Kind::Rook => rook_attacks(t, k, occ) & to_bit != 0,
-            _ => queen_attacks(t, k, occ) & to_bit != 0,
+            Kind::Bishop => line_to_king(false, true),
+            Kind::Rook => line_to_king(true, false),
+            _ => line_to_king(true, true),
         };
         direct || self.opens_line(k, from, occ)
     }
 
     /// Whether leaving `from` may open a line from the King on `k` to one of the mover's line
     /// pieces (any sector, so collusion is covered); `occ` holds the blockers without `from`.
-    #[inline]
+    #[inline(always)]
     fn opens_line(&self, k: usize, from: usize, occ: u128) -> bool {
         let t = tables();
-        let b = &self.board;
-        let from_bit = 1u128 << from;
-        for (d, rays) in t.rays.iter().enumerate() {
-            let ray = rays[k];
-            if ray & from_bit == 0 {
-                continue;
-            }
-            let beyond = rays[from];
-            // Something still stands between the King and `from`: nothing opens.
-            if ray & !beyond & occ != 0 {
-                return false;
-            }
-            let blockers = beyond & occ;
-            let reach = if blockers == 0 {
-                beyond
-            } else if d < 4 {
-                beyond ^ rays[blockers.trailing_zeros() as usize]
-            } else {
-                beyond ^ rays[127 - blockers.leading_zeros() as usize]
-            };
-            let line_kind = if d % 4 < 2 { Kind::Rook } else { Kind::Bishop };
-            let attackers = b.by_color[self.turn as usize]
-                & (b.by_kind[line_kind as usize]
-                    | b.by_kind[Kind::Queen as usize]
-                    | b.by_kind[Kind::Spy as usize]);
-            return reach & attackers != 0;
+        let d = t.direction[k][from];
+        // Not on a line from the King, or something still stands between: nothing opens.
+        if d == NO_DIR || between(t, k, from, d as usize) & occ != 0 {
+            return false;
         }
-        false
+        let d = d as usize;
+        let beyond = t.rays[d][from];
+        let blockers = beyond & occ;
+        let reach = if blockers == 0 {
+            beyond
+        } else if d < 4 {
+            beyond ^ t.rays[d][blockers.trailing_zeros() as usize]
+        } else {
+            beyond ^ t.rays[d][127 - blockers.leading_zeros() as usize]
+        };
+        let b = &self.board;
+        let line_kind = if d % 4 < 2 { Kind::Rook } else { Kind::Bishop };
+        let attackers = b.by_color[self.turn as usize]
+            & (b.by_kind[line_kind as usize]
+                | b.by_kind[Kind::Queen as usize]
+                | b.by_kind[Kind::Spy as usize]);
+        reach & attackers != 0
     }
 }
