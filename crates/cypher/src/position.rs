@@ -88,6 +88,8 @@ pub(crate) struct Safety {
     court_step: bool,
     /// Whether turns that cannot touch the King's safety are taken without playing them.
     quick: bool,
+    /// Whether every candidate is played on a copy of the board (the reference).
+    copy: bool,
     /// The mover's men standing first on a line from his King with an enemy line piece
     /// beyond: moving one of them may open a check.
     lines: u128,
@@ -235,6 +237,19 @@ impl CypherPosition {
             && (!self.rules.self_flip_illegal || child.flip(m).is_none_or(|f| f.winner == m))
     }
 
+    /// Whether the ordinary move `from`-`to` (no coup, no second half) leaves a board that
+    /// may stand: what [`Self::acceptable`] says of the board after it, found without a copy
+    /// unless the flip rules must be judged (`self-flip=illegal`) or `sf` is the reference.
+    #[inline(always)]
+    pub(super) fn step_ok(&self, sf: Safety, from: usize, to: usize) -> bool {
+        if sf.copy || self.rules.self_flip_illegal {
+            let mut child = self.board;
+            child.shift(from, to);
+            return self.acceptable(&child, sf.collusion);
+        }
+        !self.board.in_check_after(self.turn, from, to, sf.collusion)
+    }
+
     /// What the King's safety of the side to move depends on, worked out once for a
     /// generation; `quick` off gives the reference, which plays every candidate on a copy.
     ///
@@ -266,6 +281,7 @@ impl CypherPosition {
             in_check,
             court_step: quick && !self.rules.self_flip_illegal,
             quick: false,
+            copy: !quick,
             lines: 0,
         };
         if !quick || in_check || self.rules.self_flip_illegal {
@@ -343,7 +359,6 @@ impl CypherPosition {
     /// Every legal turn under the safety test `sf`; with `NOISY`, only the captures and
     /// infiltrations (what `is_noisy` accepts), in the same order.
     pub(crate) fn generate_with<S: Sink, const NOISY: bool>(&self, sf: Safety, out: &mut S) {
-        let collusion = sf.collusion;
         let t = tables();
         let b = &self.board;
         let m = self.turn;
@@ -421,12 +436,8 @@ impl CypherPosition {
                         targets | (reach & victims)
                     };
                     for to in bits(tos) {
-                        if !sure {
-                            let mut child = *b;
-                            child.shift(from, to);
-                            if !self.acceptable(&child, collusion) {
-                                continue;
-                            }
+                        if !sure && !self.step_ok(sf, from, to) {
+                            continue;
                         }
                         out.push(CypherMove::normal(from as u8, to as u8));
                     }

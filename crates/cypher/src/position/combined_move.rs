@@ -27,11 +27,7 @@ impl CypherPosition {
         if sector == Sector::Court {
             let victims = reach & b.by_color[m.other() as usize] & b.majors() & t.court;
             for to in bits(victims) {
-                if sure || {
-                    let mut child = *b;
-                    child.shift(from, to);
-                    self.acceptable(&child, collusion)
-                } {
+                if sure || self.step_ok(sf, from, to) {
                     out.push(CypherMove::normal(from as u8, to as u8));
                 }
             }
@@ -42,11 +38,7 @@ impl CypherPosition {
         }
         for to in bits(reach & !occ) {
             if sector != Sector::Court || t.court >> to & 1 != 0 {
-                if sure || {
-                    let mut child = *b;
-                    child.shift(from, to);
-                    self.acceptable(&child, collusion)
-                } {
+                if sure || self.step_ok(sf, from, to) {
                     out.push(CypherMove::normal(from as u8, to as u8));
                 }
                 continue;

@@ -70,11 +70,7 @@ impl CypherPosition {
         let step_noisy = |to: usize| !NOISY || victims >> to & 1 != 0;
         for to in bits(tos) {
             if !infiltrate || t.border >> to & 1 == 0 {
-                if court_sure && t.court >> to & 1 != 0 || {
-                    let mut child = *b;
-                    child.shift(from, to);
-                    self.acceptable(&child, collusion)
-                } {
+                if court_sure && t.court >> to & 1 != 0 || self.step_ok(sf, from, to) {
                     out.push(CypherMove::normal(from as u8, to as u8));
                 }
                 continue;
