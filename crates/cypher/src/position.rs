@@ -2,7 +2,7 @@
 
 use crate::board::{code_color, code_kind, first, Board, Flip, Kind};
 use crate::moves::{CypherMove, TurnKind, NONE};
-use crate::tables::{bishop_attacks, queen_attacks, rook_attacks, tables, Sector, SQUARES};
+use crate::tables::{bishop_attacks, has, queen_attacks, rook_attacks, tables, Sector, SQUARES};
 use menagerie_core::zobrist::KeyGen;
 
 mod combined_move;
@@ -100,7 +100,7 @@ impl Safety {
     /// surely legal without playing it.
     #[inline(always)]
     pub fn sure(self, from: usize) -> bool {
-        self.quick && self.lines >> from & 1 == 0
+        self.quick && !has(self.lines, from)
     }
 
     /// Whether a King's step onto a Court square is surely legal without playing it, even in
@@ -147,15 +147,22 @@ impl Sink for AnyTurn {
     }
 }
 
+/// The squares of a bitboard, lowest first, a word at a time (cheaper than `u128`
+/// arithmetic on every step).
 #[inline(always)]
-pub(crate) fn bits(mut b: u128) -> impl Iterator<Item = usize> {
+pub(crate) fn bits(b: u128) -> impl Iterator<Item = usize> {
+    let (mut low, mut high) = (b as u64, (b >> 64) as u64);
     std::iter::from_fn(move || {
-        if b == 0 {
-            None
-        } else {
-            let s = b.trailing_zeros() as usize;
-            b &= b - 1;
+        if low != 0 {
+            let s = low.trailing_zeros() as usize;
+            low &= low - 1;
             Some(s)
+        } else if high != 0 {
+            let s = high.trailing_zeros() as usize;
+            high &= high - 1;
+            Some(64 + s)
+        } else {
+            None
         }
     })
 }
@@ -303,9 +310,13 @@ impl CypherPosition {
         let both = them & (b.by_kind[Kind::Queen as usize] | b.by_kind[Kind::Spy as usize]);
         let straight = both | them & b.by_kind[Kind::Rook as usize];
         let diagonal = both | them & b.by_kind[Kind::Bishop as usize];
+        if t.rook_lines[k] & straight == 0 && t.bishop_lines[k] & diagonal == 0 {
+            return safety;
+        }
         for (d, rays) in t.rays.iter().enumerate() {
+            let attackers = if d % 4 < 2 { straight } else { diagonal };
             let blockers = rays[k] & occ;
-            if blockers == 0 {
+            if blockers == 0 || rays[k] & attackers == 0 {
                 continue;
             }
             let first = if d < 4 {
@@ -313,8 +324,7 @@ impl CypherPosition {
             } else {
                 127 - blockers.leading_zeros()
             } as usize;
-            let attackers = if d % 4 < 2 { straight } else { diagonal };
-            if us >> first & 1 != 0 && rays[first] & attackers != 0 {
+            if has(us, first) && rays[first] & attackers != 0 {
                 safety.lines |= 1u128 << first;
             }
         }
@@ -396,11 +406,11 @@ impl CypherPosition {
                     };
                     let one = (from as isize + forward) as usize;
                     // A push captures nothing: never noisy, a coup's included.
-                    if !NOISY && empty >> one & 1 != 0 && t.court >> one & 1 == 0 {
+                    if !NOISY && has(empty & !t.court, one) {
                         pawn_move(one);
                         if from / 10 == start_rank {
                             let two = (one as isize + forward) as usize;
-                            if empty >> two & 1 != 0 {
+                            if has(empty, two) {
                                 pawn_move(two);
                             }
                         }
@@ -414,6 +424,18 @@ impl CypherPosition {
                     }
                 }
                 Kind::Knight | Kind::Bishop | Kind::Rook | Kind::Queen => {
+                    let victims = if sector == Sector::Field {
+                        them_pawns | (them_field_majors & retake_bit)
+                    } else {
+                        them_pawns | them_field_majors
+                    };
+                    // Quiescence: no victim on any line from here, no line to follow.
+                    if NOISY
+                        && kind != Kind::Knight
+                        && (t.rook_lines[from] | t.bishop_lines[from]) & victims == 0
+                    {
+                        continue;
+                    }
                     let reach = match kind {
                         Kind::Knight => knight_reach(sector, from),
                         Kind::Bishop => bishop_attacks(t, from, occ),
@@ -424,11 +446,6 @@ impl CypherPosition {
                     if sector != Sector::Court {
                         targets &= !t.court;
                     }
-                    let victims = if sector == Sector::Field {
-                        them_pawns | (them_field_majors & retake_bit)
-                    } else {
-                        them_pawns | them_field_majors
-                    };
                     let sure = sf.sure(from);
                     let tos = if NOISY {
                         reach & victims

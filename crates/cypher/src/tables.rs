@@ -73,6 +73,10 @@ pub(crate) struct Tables {
     pub rays: [[u128; SQUARES]; 8],
     /// Squares a pawn of each colour on the square attacks (diagonally forward).
     pub pawn_attacks: [[u128; SQUARES]; 2],
+    /// Every square on a rank or file line from the square (empty board).
+    pub rook_lines: [u128; SQUARES],
+    /// Every square on a diagonal line from the square (empty board).
+    pub bishop_lines: [u128; SQUARES],
     /// The direction (index into [`DIRS`]) from the first square to the second when they
     /// share a line, else [`NO_DIR`].
     pub direction: [[u8; SQUARES]; SQUARES],
@@ -131,6 +135,12 @@ fn build() -> Tables {
         pawn_attacks[0][i] = mask(white_pawn.targets(sq));
         pawn_attacks[1][i] = mask(black_pawn.targets(sq));
     }
+    let mut rook_lines = [0u128; SQUARES];
+    let mut bishop_lines = [0u128; SQUARES];
+    for sq in 0..SQUARES {
+        rook_lines[sq] = ROOK_DIRS.iter().fold(0, |m, &d| m | rays[d][sq]);
+        bishop_lines[sq] = BISHOP_DIRS.iter().fold(0, |m, &d| m | rays[d][sq]);
+    }
     let mut direction = [[NO_DIR; SQUARES]; SQUARES];
     for (a, row) in direction.iter_mut().enumerate() {
         for (d, ray) in rays.iter().enumerate() {
@@ -155,8 +165,18 @@ fn build() -> Tables {
         knight_x,
         rays,
         pawn_attacks,
+        rook_lines,
+        bishop_lines,
         direction,
     }
+}
+
+/// Whether square `sq` is in the bitboard `b` (one word's shift: a `u128` shift by a
+/// variable amount costs several instructions).
+#[inline(always)]
+pub(crate) fn has(b: u128, sq: usize) -> bool {
+    let word = if sq < 64 { b as u64 } else { (b >> 64) as u64 };
+    word >> (sq & 63) & 1 != 0
 }
 
 /// The squares strictly between `a` and `b`, which lie along direction `d` from `a`.

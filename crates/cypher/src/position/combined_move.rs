@@ -4,7 +4,7 @@
 use super::{bits, knight_reach, CypherPosition, Safety, Sink};
 use crate::board::{code_kind, Kind};
 use crate::moves::{CypherMove, TurnKind};
-use crate::tables::{bishop_attacks, queen_attacks, rook_attacks, tables, Sector};
+use crate::tables::{bishop_attacks, has, queen_attacks, rook_attacks, tables, Sector};
 
 impl CypherPosition {
     #[inline]
@@ -37,7 +37,7 @@ impl CypherPosition {
             return;
         }
         for to in bits(reach & !occ) {
-            if sector != Sector::Court || t.court >> to & 1 != 0 {
+            if sector != Sector::Court || has(t.court, to) {
                 if sure || self.step_ok(sf, from, to) {
                     out.push(CypherMove::normal(from as u8, to as u8));
                 }

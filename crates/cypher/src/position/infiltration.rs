@@ -7,7 +7,7 @@
 use super::{bits, CypherPosition, Safety, Sink, D0, D10};
 use crate::board::Kind;
 use crate::moves::{CypherMove, TurnKind};
-use crate::tables::{tables, Sector};
+use crate::tables::{has, tables, Sector};
 use menagerie_core::Color;
 
 impl CypherPosition {
@@ -67,10 +67,10 @@ impl CypherPosition {
         } else {
             victims
         };
-        let step_noisy = |to: usize| !NOISY || victims >> to & 1 != 0;
+        let step_noisy = |to: usize| !NOISY || has(victims, to);
         for to in bits(tos) {
-            if !infiltrate || t.border >> to & 1 == 0 {
-                if court_sure && t.court >> to & 1 != 0 || self.step_ok(sf, from, to) {
+            if !infiltrate || !has(t.border, to) {
+                if court_sure && has(t.court, to) || self.step_ok(sf, from, to) {
                     out.push(CypherMove::normal(from as u8, to as u8));
                 }
                 continue;
