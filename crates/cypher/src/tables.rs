@@ -246,6 +246,10 @@ pub(crate) fn line_attacked(
     straight: u128,
     diagonal: u128,
 ) -> bool {
+    // Usually no such man stands on any line from `sq` at all.
+    if t.rook_lines[sq] & straight == 0 && t.bishop_lines[sq] & diagonal == 0 {
+        return false;
+    }
     for (d, rays) in t.rays.iter().enumerate() {
         let ray = rays[sq];
         let attackers = if d % 4 < 2 { straight } else { diagonal };

@@ -34,8 +34,9 @@ impl Board {
     ) -> u128 {
         let queens = self.by_kind[4];
         let mut hits = colluders & self.by_kind[1] & t.knight_l[k];
-        let straight = colluders & (self.by_kind[3] | queens) | spy;
-        let diagonal = colluders & (self.by_kind[2] | queens) | spy;
+        // Only the lines that hold a colluder are followed.
+        let straight = (colluders & (self.by_kind[3] | queens) | spy) & t.rook_lines[k];
+        let diagonal = (colluders & (self.by_kind[2] | queens) | spy) & t.bishop_lines[k];
         if straight != 0 {
             hits |= rook_attacks(t, k, occ) & straight;
         }
