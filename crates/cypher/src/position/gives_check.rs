@@ -5,7 +5,7 @@
 use super::CypherPosition;
 use crate::board::{code_kind, Kind};
 use crate::moves::{CypherMove, TurnKind};
-use crate::tables::{between, tables, NO_DIR};
+use crate::tables::{between, has, tables, Sector, NO_DIR};
 
 impl CypherPosition {
     /// Whether playing the legal turn `mv` may leave the opponent in check (section 4, with
@@ -25,7 +25,7 @@ impl CypherPosition {
             return false;
         };
         // A Court King is never in check (4.3), and no turn of the mover moves him.
-        if t.court >> k & 1 != 0 {
+        if t.sector[k] == Sector::Court {
             return false;
         }
         match mv.kind {
@@ -40,57 +40,81 @@ impl CypherPosition {
         if code == 0 {
             return true;
         }
-        let kind = code_kind(code);
-        let to_bit = 1u128 << to;
-        let to_field = t.field & to_bit != 0;
-        let king_field = t.field >> k & 1 != 0;
-        let ours = b.by_color[m as usize];
-        // Lines to the King after the turn, but for the man landing on `to` (he is the end
-        // of his own line, and leaving him out only finds more lines).
-        let occ = b.line_blockers(t) & !(1u128 << from);
-        // Whether a line piece on `to` reaching straight (`straight`) or diagonally
-        // (`diagonal`) sees the King.
-        let line_to_king = |straight: bool, diagonal: bool| {
+        let to_sector = t.sector[to];
+        let king_field = t.sector[k] == Sector::Field;
+        // Whether the man lands on a line from the King that his kind follows: then the
+        // squares between decide.
+        let line = |straight: bool, diagonal: bool| {
             let d = t.direction[k][to];
-            d != NO_DIR
-                && if d % 4 < 2 { straight } else { diagonal }
-                && between(t, k, to, d as usize) & occ == 0
+            d != NO_DIR && if d % 4 < 2 { straight } else { diagonal }
         };
-        let direct = match kind {
-            Kind::Pawn => t.pawn_attacks[o as usize][k] & to_bit != 0,
-            Kind::King => !to_field && t.adjacent[k] & to_bit != 0,
+        let on_line = match code_kind(code) {
+            Kind::Pawn => {
+                return has(t.pawn_attacks[o as usize][k], to) || self.opens_line(k, from)
+            }
+            Kind::King => {
+                if to_sector != Sector::Field && has(t.adjacent[k], to) {
+                    return true;
+                }
+                false
+            }
             // On the Field a Spy checks only by colluding (7.4), with a Field major next to
             // it, and only a Field King; next to the King its attack does not count (10.1).
-            Kind::Spy if to_field => {
-                king_field && t.adjacent[to] & ours & b.majors() & t.field != 0
+            Kind::Spy if to_sector == Sector::Field => {
+                if king_field && t.adjacent[to] & b.by_color[m as usize] & b.majors() & t.field != 0
+                {
+                    return true;
+                }
+                false
             }
-            Kind::Spy => t.adjacent[k] & to_bit == 0 && line_to_king(true, true),
+            Kind::Spy => !has(t.adjacent[k], to) && line(true, true),
             // A Field major checks only by colluding: next to his own Field Spy, against a
             // Field King (then the Spy may check too: say yes).
-            _ if to_field => king_field && b.pieces(m, Kind::Spy) & t.field & t.adjacent[to] != 0,
+            _ if to_sector == Sector::Field => {
+                if king_field && b.pieces(m, Kind::Spy) & t.field & t.adjacent[to] != 0 {
+                    return true;
+                }
+                false
+            }
             Kind::Knight => {
-                let leaps = if t.court & to_bit != 0 {
+                let leaps = if to_sector == Sector::Court {
                     t.knight_x[k]
                 } else {
                     t.knight_l[k] | t.knight_x[k]
                 };
-                leaps & to_bit != 0
+                if has(leaps, to) {
+                    return true;
+                }
+                false
             }
-            Kind::Bishop => line_to_king(false, true),
-            Kind::Rook => line_to_king(true, false),
-            _ => line_to_king(true, true),
+            Kind::Bishop => line(false, true),
+            Kind::Rook => line(true, false),
+            _ => line(true, true),
         };
-        direct || self.opens_line(k, from, occ)
+        if on_line {
+            // The lines after the turn, but for the man on `to` (he ends his own line, and
+            // leaving him out only finds more lines).
+            let occ = b.line_blockers(t) & !(1u128 << from);
+            let d = t.direction[k][to] as usize;
+            if between(t, k, to, d) & occ == 0 {
+                return true;
+            }
+        }
+        self.opens_line(k, from)
     }
 
     /// Whether leaving `from` may open a line from the King on `k` to one of the mover's line
-    /// pieces (any sector, so collusion is covered); `occ` holds the blockers without `from`.
+    /// pieces (any sector, so collusion is covered).
     #[inline(always)]
-    fn opens_line(&self, k: usize, from: usize, occ: u128) -> bool {
+    fn opens_line(&self, k: usize, from: usize) -> bool {
         let t = tables();
         let d = t.direction[k][from];
-        // Not on a line from the King, or something still stands between: nothing opens.
-        if d == NO_DIR || between(t, k, from, d as usize) & occ != 0 {
+        if d == NO_DIR {
+            return false;
+        }
+        let occ = self.board.line_blockers(t) & !(1u128 << from);
+        // Something still stands between the King and `from`: nothing opens.
+        if between(t, k, from, d as usize) & occ != 0 {
             return false;
         }
         let d = d as usize;
