@@ -21,6 +21,10 @@ impl CypherPosition {
         let t = tables();
         let b = &self.board;
         let m = self.turn;
+        // Quiescence: only a Court Spy captures.
+        if NOISY && sector != Sector::Court {
+            return;
+        }
         let occ = b.occupied();
         let reach = queen_attacks(t, from, occ);
         // The Spy captures only from Court, and only enemy majors in Court (3.6).

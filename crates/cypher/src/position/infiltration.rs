@@ -42,8 +42,10 @@ impl CypherPosition {
         if !self.king_may_enter_court(m) {
             targets &= !t.court;
         }
-        let them_field_majors = them & b.majors() & t.field;
-        let majors = if sector == Sector::Field {
+        // Only the Field majors next to him matter: without one, no need to look for
+        // colluding checkers.
+        let them_field_majors = them & b.majors() & t.field & reach;
+        let majors = if sector == Sector::Field && them_field_majors != 0 {
             let retake = self.retake_bit();
             let colluding = if collusion {
                 b.colluding_checkers(m)
@@ -51,6 +53,8 @@ impl CypherPosition {
                 0
             };
             them_field_majors & (retake | colluding)
+        } else if sector == Sector::Field {
+            0
         } else {
             them_field_majors
         };
