@@ -100,18 +100,6 @@ const VALUED: [Kind; 5] = [
     Kind::Queen,
 ];
 
-/// The squares of a bitboard, lowest first.
-#[inline]
-fn squares(mut b: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (b != 0).then(|| {
-            let s = b.trailing_zeros() as usize;
-            b &= b - 1;
-            s
-        })
-    })
-}
-
 #[inline]
 fn cheb(a: usize, b: usize) -> i32 {
     let (af, ar) = ((a % 10) as i32, (a / 10) as i32);
@@ -186,8 +174,14 @@ impl CypherEval {
             let side = color.index();
             material[side] = self.material_of(pos, color);
             let steps = &PAWN_STEPS[side];
-            for s in squares(pos.men(color, Kind::Pawn)) {
-                score[side] += self.pawn_advance[steps[s] as usize];
+            let pawns = pos.men(color, Kind::Pawn);
+            // A word at a time: cheaper than `u128` arithmetic on every pawn.
+            for (mut word, base) in [(pawns as u64, 0), ((pawns >> 64) as u64, 64)] {
+                while word != 0 {
+                    let s = base + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    score[side] += self.pawn_advance[steps[s] as usize];
+                }
             }
             let majors = VALUED[1..]
                 .iter()
@@ -203,11 +197,12 @@ impl CypherEval {
             score[side] += material[side] + self.prisoner * i32::from(pos.pool(color));
             if pos.can_infiltrate(color) {
                 let enemy = color.other();
-                let exposed = |sq: Option<usize>| sq.is_some_and(|s| s == D0 || s == D10);
-                if exposed(pos.king_square(enemy)) {
+                // The lowest man of the kind, as `king_square` and `spy_square` read it.
+                let exposed = |men: u128| men & men.wrapping_neg() & (1 << D0 | 1 << D10) != 0;
+                if exposed(pos.men(enemy, Kind::King)) {
                     score[side] += self.infiltration;
                 }
-                if exposed(pos.spy_square(enemy)) {
+                if exposed(pos.men(enemy, Kind::Spy)) {
                     score[side] += self.infiltration / 4;
                 }
             }
@@ -323,7 +318,7 @@ mod tests {
             prisoner: 0,
             flip_threat: 0,
             king_court: 31,
-            infiltration: 0,
+            infiltration: 124,
         };
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut compared = 0;
@@ -338,6 +333,17 @@ mod tests {
                         && e.material_of(&pos, c) > e.material_of(&pos, c.other())
                     {
                         score += sign * 40;
+                    }
+                    // The infiltration right against a King or Spy on d0 or d10, read
+                    // square by square.
+                    if pos.can_infiltrate(c) {
+                        let home = |sq: Option<usize>| sq.is_some_and(|s| s == D0 || s == D10);
+                        if home(pos.king_square(c.other())) {
+                            score -= sign * e.infiltration;
+                        }
+                        if home(pos.spy_square(c.other())) {
+                            score -= sign * (e.infiltration / 4);
+                        }
                     }
                 }
                 assert_eq!((score, material), by_squares(&e, &pos), "{}", pos.fen());
