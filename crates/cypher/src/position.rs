@@ -10,6 +10,7 @@ mod coup;
 mod endings;
 pub(crate) use endings::endings_points;
 mod gives_check;
+use gives_check::CheckHint;
 mod infiltration;
 mod prisoner_release;
 mod retake;
@@ -489,9 +490,9 @@ impl CypherPosition {
         {
             return;
         }
-        // Asked on the board before the turn: most turns surely give no check, and testing
-        // every child for check was a seventh of a search.
-        let may_check = self.may_check(mv);
+        // Asked on the board before the turn: most turns surely give no check, many surely
+        // give one, and testing every child for check was a seventh of a search.
+        let hint = self.check_hint(mv);
         match mv.kind {
             TurnKind::Normal | TurnKind::Coup | TurnKind::Infiltration => {
                 let Some((_, kind)) = self.board.kind_at(from.min(SQUARES - 1)) else {
@@ -546,11 +547,17 @@ impl CypherPosition {
             }
         }
         self.retake = retake;
-        debug_assert!(
-            may_check || !self.board.in_check(o, true),
-            "a turn said to give no check gave one"
+        let check = match hint {
+            CheckHint::No => false,
+            CheckHint::Yes => true,
+            CheckHint::Maybe => self.board.in_check(o, true),
+        };
+        debug_assert_eq!(
+            check,
+            self.board.in_check(o, true),
+            "check hint {hint:?} wrong"
         );
-        self.checks[m as usize] = if may_check && self.board.in_check(o, true) {
+        self.checks[m as usize] = if check {
             self.checks[m as usize].saturating_add(1)
         } else {
             0

@@ -7,6 +7,17 @@ use crate::board::{code_kind, Kind};
 use crate::moves::{CypherMove, TurnKind};
 use crate::tables::{between, has, tables, Sector, NO_DIR};
 
+/// What the board before a turn says of check after it ([`CypherPosition::check_hint`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum CheckHint {
+    /// The turn surely gives no check.
+    No,
+    /// The turn surely gives check.
+    Yes,
+    /// Only the board after the turn can tell.
+    Maybe,
+}
+
 impl CypherPosition {
     /// Whether playing the legal turn `mv` may leave the opponent in check (section 4, with
     /// collusion): `false` only when it surely does not.
@@ -17,28 +28,38 @@ impl CypherPosition {
     /// coups change more than one square or a man's side: they always answer `true`.
     #[inline]
     pub(crate) fn may_check(&self, mv: CypherMove) -> bool {
+        self.check_hint(mv) != CheckHint::No
+    }
+
+    /// What the board before the legal turn `mv` says of check after it: `Yes` when the
+    /// moved man surely gives check from where he lands (outside the Field, or a pawn), `No`
+    /// when surely none, `Maybe` otherwise (a line he opens, collusion, a two-part turn).
+    #[inline]
+    pub(crate) fn check_hint(&self, mv: CypherMove) -> CheckHint {
         let t = tables();
         let b = &self.board;
         let m = self.turn;
         let o = m.other();
         let Some(k) = b.king(o) else {
-            return false;
+            return CheckHint::No;
         };
         // A Court King is never in check (4.3), and no turn of the mover moves him.
         if t.sector[k] == Sector::Court {
-            return false;
+            return CheckHint::No;
         }
         match mv.kind {
             TurnKind::Normal => {}
             // The released pawn may not attack the enemy King (9.2); it only adds a blocker
             // and, not being a major piece, never colludes.
-            TurnKind::Release => return false,
-            TurnKind::Combined | TurnKind::Infiltration | TurnKind::Coup => return true,
+            TurnKind::Release => return CheckHint::No,
+            TurnKind::Combined | TurnKind::Infiltration | TurnKind::Coup => {
+                return CheckHint::Maybe
+            }
         }
         let (from, to) = (mv.from as usize, mv.to as usize);
         let code = b.mailbox[from];
         if code == 0 {
-            return true;
+            return CheckHint::Maybe;
         }
         let to_sector = t.sector[to];
         let king_field = t.sector[k] == Sector::Field;
@@ -49,12 +70,11 @@ impl CypherPosition {
             d != NO_DIR && if d % 4 < 2 { straight } else { diagonal }
         };
         let on_line = match code_kind(code) {
-            Kind::Pawn => {
-                return has(t.pawn_attacks[o as usize][k], to) || self.opens_line(k, from)
-            }
+            Kind::Pawn if has(t.pawn_attacks[o as usize][k], to) => return CheckHint::Yes,
+            Kind::Pawn => false,
             Kind::King => {
                 if to_sector != Sector::Field && has(t.adjacent[k], to) {
-                    return true;
+                    return CheckHint::Yes;
                 }
                 false
             }
@@ -63,7 +83,7 @@ impl CypherPosition {
             Kind::Spy if to_sector == Sector::Field => {
                 if king_field && t.adjacent[to] & b.by_color[m as usize] & b.majors() & t.field != 0
                 {
-                    return true;
+                    return CheckHint::Maybe;
                 }
                 false
             }
@@ -72,7 +92,7 @@ impl CypherPosition {
             // Field King (then the Spy may check too: say yes).
             _ if to_sector == Sector::Field => {
                 if king_field && b.pieces(m, Kind::Spy) & t.field & t.adjacent[to] != 0 {
-                    return true;
+                    return CheckHint::Maybe;
                 }
                 false
             }
@@ -83,7 +103,7 @@ impl CypherPosition {
                     t.knight_l[k] | t.knight_x[k]
                 };
                 if has(leaps, to) {
-                    return true;
+                    return CheckHint::Yes;
                 }
                 false
             }
@@ -97,10 +117,14 @@ impl CypherPosition {
             let occ = b.line_blockers(t) & !(1u128 << from);
             let d = t.direction[k][to] as usize;
             if between(t, k, to, d) & occ == 0 {
-                return true;
+                return CheckHint::Yes;
             }
         }
-        self.opens_line(k, from)
+        if self.opens_line(k, from) {
+            CheckHint::Maybe
+        } else {
+            CheckHint::No
+        }
     }
 
     /// Whether leaving `from` may open a line from the King on `k` to one of the mover's line
