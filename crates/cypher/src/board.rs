@@ -74,7 +74,18 @@ pub(crate) fn code(color: Color, kind: Kind) -> u8 {
 }
 #[inline(always)]
 pub(crate) fn code_kind(c: u8) -> Kind {
-    Kind::ALL[((c & 7) - 1) as usize]
+    // Indexed by the low three bits, so no bounds check (0, no man, is never asked).
+    const KINDS: [Kind; 8] = [
+        Kind::Pawn,
+        Kind::Pawn,
+        Kind::Knight,
+        Kind::Bishop,
+        Kind::Rook,
+        Kind::Queen,
+        Kind::King,
+        Kind::Spy,
+    ];
+    KINDS[(c & 7) as usize]
 }
 #[inline(always)]
 pub(crate) fn code_color(c: u8) -> Color {
@@ -146,6 +157,18 @@ impl Board {
     /// Moves the man on `from` to `to`, removing anything on `to`; returns the victim's code.
     #[inline(always)]
     pub fn shift(&mut self, from: usize, to: usize) -> u8 {
+        let c = self.mailbox[from];
+        if c != 0 && from != to {
+            // One pass: the victim out, the man's bits moved by one exclusive or.
+            let victim = self.remove(to);
+            let both = 1u128 << from | 1u128 << to;
+            self.hash ^= man_key(c, from) ^ man_key(c, to);
+            self.mailbox[from] = 0;
+            self.mailbox[to] = c;
+            self.by_color[code_color(c) as usize] ^= both;
+            self.by_kind[code_kind(c) as usize] ^= both;
+            return victim;
+        }
         let victim = self.remove(to);
         let c = self.remove(from);
         if c != 0 {

@@ -11,7 +11,12 @@
 //! collusion make pins too irregular to precompute). Out of check, a turn that cannot touch
 //! the King's safety (not the King, no coup or infiltration, not the man first on a line from
 //! the King with an enemy line piece beyond it; a Spy's move never) is taken without the copy
-//! (`CypherPosition::safety`; `legal_with` gives both lists, and a test compares them).
+//! (`CypherPosition::safety`; `legal_with` gives both lists, and a test compares them). An
+//! ordinary move that may touch it is tested on the board as it stands, with the moved man's
+//! squares and the taken man accounted for (`Board::in_check_after`); coups, combined moves,
+//! infiltrations and everything under `self-flip=illegal` are still played on a copy.
+//! Whether a turn gives check is told from the board before it where it can be
+//! (`CypherPosition::check_hint`, also the search's `may_give_check`).
 //! Perft counts the last ply without playing it.
 //!
 //! Readings where the rulebook leaves a detail open (all its worked cases and perft rows
@@ -37,7 +42,7 @@
 //! | moving by sector (3), captures and sanctuary (5.1) | `src/position.rs` (`generate`) |
 //! | the King's steps, Court entry (3.4, R4), the Field King's captures (5.2) | `src/position/infiltration.rs` (`king_moves`), `src/position.rs` (`king_may_enter_court`) |
 //! | the Spy (3.6) and the combined move (7.2) | `src/position/combined_move.rs` |
-//! | check (4) and transparency (7.3) | `src/board/check.rs` |
+//! | check (4) and transparency (7.3) | `src/board/check.rs`; whether a turn checks: `src/position/gives_check.rs` |
 //! | collusion (7.4) | `src/board/collusion.rs` |
 //! | flips (7.5) | `src/board/flips.rs` |
 //! | re-take (6) | `src/position/retake.rs` |
@@ -230,6 +235,12 @@ impl Position for CypherPosition {
         let check = self.checks[self.turn.other() as usize] > 0;
         debug_assert_eq!(check, self.board.in_check(self.turn, true));
         check
+    }
+    /// `false` only when the turn surely gives no check (ordinary turns are judged from the
+    /// board; combined moves, infiltrations and coups always say `true`).
+    #[inline]
+    fn may_give_check(&self, mv: CypherMove) -> bool {
+        self.may_check(mv)
     }
     fn outcome(&self) -> Option<Outcome> {
         self.decide()

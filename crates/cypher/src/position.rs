@@ -2,13 +2,15 @@
 
 use crate::board::{code_color, code_kind, first, Board, Flip, Kind};
 use crate::moves::{CypherMove, TurnKind, NONE};
-use crate::tables::{bishop_attacks, queen_attacks, rook_attacks, tables, Sector, SQUARES};
+use crate::tables::{bishop_attacks, has, queen_attacks, rook_attacks, tables, Sector, SQUARES};
 use menagerie_core::zobrist::KeyGen;
 
 mod combined_move;
 mod coup;
 mod endings;
 pub(crate) use endings::endings_points;
+mod gives_check;
+use gives_check::CheckHint;
 mod infiltration;
 mod prisoner_release;
 mod retake;
@@ -87,6 +89,8 @@ pub(crate) struct Safety {
     court_step: bool,
     /// Whether turns that cannot touch the King's safety are taken without playing them.
     quick: bool,
+    /// Whether every candidate is played on a copy of the board (the reference).
+    copy: bool,
     /// The mover's men standing first on a line from his King with an enemy line piece
     /// beyond: moving one of them may open a check.
     lines: u128,
@@ -97,7 +101,7 @@ impl Safety {
     /// surely legal without playing it.
     #[inline(always)]
     pub fn sure(self, from: usize) -> bool {
-        self.quick && self.lines >> from & 1 == 0
+        self.quick && !has(self.lines, from)
     }
 
     /// Whether a King's step onto a Court square is surely legal without playing it, even in
@@ -144,15 +148,22 @@ impl Sink for AnyTurn {
     }
 }
 
+/// The squares of a bitboard, lowest first, a word at a time (cheaper than `u128`
+/// arithmetic on every step).
 #[inline(always)]
-pub(crate) fn bits(mut b: u128) -> impl Iterator<Item = usize> {
+pub(crate) fn bits(b: u128) -> impl Iterator<Item = usize> {
+    let (mut low, mut high) = (b as u64, (b >> 64) as u64);
     std::iter::from_fn(move || {
-        if b == 0 {
-            None
-        } else {
-            let s = b.trailing_zeros() as usize;
-            b &= b - 1;
+        if low != 0 {
+            let s = low.trailing_zeros() as usize;
+            low &= low - 1;
             Some(s)
+        } else if high != 0 {
+            let s = high.trailing_zeros() as usize;
+            high &= high - 1;
+            Some(64 + s)
+        } else {
+            None
         }
     })
 }
@@ -234,6 +245,19 @@ impl CypherPosition {
             && (!self.rules.self_flip_illegal || child.flip(m).is_none_or(|f| f.winner == m))
     }
 
+    /// Whether the ordinary move `from`-`to` (no coup, no second half) leaves a board that
+    /// may stand: what [`Self::acceptable`] says of the board after it, found without a copy
+    /// unless the flip rules must be judged (`self-flip=illegal`) or `sf` is the reference.
+    #[inline(always)]
+    pub(super) fn step_ok(&self, sf: Safety, from: usize, to: usize) -> bool {
+        if sf.copy || self.rules.self_flip_illegal {
+            let mut child = self.board;
+            child.shift(from, to);
+            return self.acceptable(&child, sf.collusion);
+        }
+        !self.board.in_check_after(self.turn, from, to, sf.collusion)
+    }
+
     /// What the King's safety of the side to move depends on, worked out once for a
     /// generation; `quick` off gives the reference, which plays every candidate on a copy.
     ///
@@ -265,6 +289,7 @@ impl CypherPosition {
             in_check,
             court_step: quick && !self.rules.self_flip_illegal,
             quick: false,
+            copy: !quick,
             lines: 0,
         };
         if !quick || in_check || self.rules.self_flip_illegal {
@@ -286,9 +311,13 @@ impl CypherPosition {
         let both = them & (b.by_kind[Kind::Queen as usize] | b.by_kind[Kind::Spy as usize]);
         let straight = both | them & b.by_kind[Kind::Rook as usize];
         let diagonal = both | them & b.by_kind[Kind::Bishop as usize];
+        if t.rook_lines[k] & straight == 0 && t.bishop_lines[k] & diagonal == 0 {
+            return safety;
+        }
         for (d, rays) in t.rays.iter().enumerate() {
+            let attackers = if d % 4 < 2 { straight } else { diagonal };
             let blockers = rays[k] & occ;
-            if blockers == 0 {
+            if blockers == 0 || rays[k] & attackers == 0 {
                 continue;
             }
             let first = if d < 4 {
@@ -296,8 +325,7 @@ impl CypherPosition {
             } else {
                 127 - blockers.leading_zeros()
             } as usize;
-            let attackers = if d % 4 < 2 { straight } else { diagonal };
-            if us >> first & 1 != 0 && rays[first] & attackers != 0 {
+            if has(us, first) && rays[first] & attackers != 0 {
                 safety.lines |= 1u128 << first;
             }
         }
@@ -342,7 +370,6 @@ impl CypherPosition {
     /// Every legal turn under the safety test `sf`; with `NOISY`, only the captures and
     /// infiltrations (what `is_noisy` accepts), in the same order.
     pub(crate) fn generate_with<S: Sink, const NOISY: bool>(&self, sf: Safety, out: &mut S) {
-        let collusion = sf.collusion;
         let t = tables();
         let b = &self.board;
         let m = self.turn;
@@ -380,11 +407,11 @@ impl CypherPosition {
                     };
                     let one = (from as isize + forward) as usize;
                     // A push captures nothing: never noisy, a coup's included.
-                    if !NOISY && empty >> one & 1 != 0 && t.court >> one & 1 == 0 {
+                    if !NOISY && has(empty & !t.court, one) {
                         pawn_move(one);
                         if from / 10 == start_rank {
                             let two = (one as isize + forward) as usize;
-                            if empty >> two & 1 != 0 {
+                            if has(empty, two) {
                                 pawn_move(two);
                             }
                         }
@@ -398,6 +425,18 @@ impl CypherPosition {
                     }
                 }
                 Kind::Knight | Kind::Bishop | Kind::Rook | Kind::Queen => {
+                    let victims = if sector == Sector::Field {
+                        them_pawns | (them_field_majors & retake_bit)
+                    } else {
+                        them_pawns | them_field_majors
+                    };
+                    // Quiescence: no victim on any line from here, no line to follow.
+                    if NOISY
+                        && kind != Kind::Knight
+                        && (t.rook_lines[from] | t.bishop_lines[from]) & victims == 0
+                    {
+                        continue;
+                    }
                     let reach = match kind {
                         Kind::Knight => knight_reach(sector, from),
                         Kind::Bishop => bishop_attacks(t, from, occ),
@@ -408,11 +447,6 @@ impl CypherPosition {
                     if sector != Sector::Court {
                         targets &= !t.court;
                     }
-                    let victims = if sector == Sector::Field {
-                        them_pawns | (them_field_majors & retake_bit)
-                    } else {
-                        them_pawns | them_field_majors
-                    };
                     let sure = sf.sure(from);
                     let tos = if NOISY {
                         reach & victims
@@ -420,12 +454,8 @@ impl CypherPosition {
                         targets | (reach & victims)
                     };
                     for to in bits(tos) {
-                        if !sure {
-                            let mut child = *b;
-                            child.shift(from, to);
-                            if !self.acceptable(&child, collusion) {
-                                continue;
-                            }
+                        if !sure && !self.step_ok(sf, from, to) {
+                            continue;
                         }
                         out.push(CypherMove::normal(from as u8, to as u8));
                     }
@@ -460,6 +490,9 @@ impl CypherPosition {
         {
             return;
         }
+        // Asked on the board before the turn: most turns surely give no check, many surely
+        // give one, and testing every child for check was a seventh of a search.
+        let hint = self.check_hint(mv);
         match mv.kind {
             TurnKind::Normal | TurnKind::Coup | TurnKind::Infiltration => {
                 let Some((_, kind)) = self.board.kind_at(from.min(SQUARES - 1)) else {
@@ -514,7 +547,17 @@ impl CypherPosition {
             }
         }
         self.retake = retake;
-        self.checks[m as usize] = if self.board.in_check(o, true) {
+        let check = match hint {
+            CheckHint::No => false,
+            CheckHint::Yes => true,
+            CheckHint::Maybe => self.board.in_check(o, true),
+        };
+        debug_assert_eq!(
+            check,
+            self.board.in_check(o, true),
+            "check hint {hint:?} wrong"
+        );
+        self.checks[m as usize] = if check {
             self.checks[m as usize].saturating_add(1)
         } else {
             0

@@ -73,7 +73,17 @@ pub(crate) struct Tables {
     pub rays: [[u128; SQUARES]; 8],
     /// Squares a pawn of each colour on the square attacks (diagonally forward).
     pub pawn_attacks: [[u128; SQUARES]; 2],
+    /// Every square on a rank or file line from the square (empty board).
+    pub rook_lines: [u128; SQUARES],
+    /// Every square on a diagonal line from the square (empty board).
+    pub bishop_lines: [u128; SQUARES],
+    /// The direction (index into [`DIRS`]) from the first square to the second when they
+    /// share a line, else [`NO_DIR`].
+    pub direction: [[u8; SQUARES]; SQUARES],
 }
+
+/// [`Tables::direction`] of two squares on no common line.
+pub(crate) const NO_DIR: u8 = 8;
 
 fn mask(squares: &[Square]) -> u128 {
     squares.iter().fold(0u128, |m, s| m | 1u128 << s.0)
@@ -125,6 +135,20 @@ fn build() -> Tables {
         pawn_attacks[0][i] = mask(white_pawn.targets(sq));
         pawn_attacks[1][i] = mask(black_pawn.targets(sq));
     }
+    let mut rook_lines = [0u128; SQUARES];
+    let mut bishop_lines = [0u128; SQUARES];
+    for sq in 0..SQUARES {
+        rook_lines[sq] = ROOK_DIRS.iter().fold(0, |m, &d| m | rays[d][sq]);
+        bishop_lines[sq] = BISHOP_DIRS.iter().fold(0, |m, &d| m | rays[d][sq]);
+    }
+    let mut direction = [[NO_DIR; SQUARES]; SQUARES];
+    for (a, row) in direction.iter_mut().enumerate() {
+        for (d, ray) in rays.iter().enumerate() {
+            for b in (0..SQUARES).filter(|&b| ray[a] >> b & 1 != 0) {
+                row[b] = d as u8;
+            }
+        }
+    }
     // The orthogonal and diagonal constants are the core's; DIRS lists the same eight.
     debug_assert!(ORTHOGONAL
         .iter()
@@ -141,7 +165,24 @@ fn build() -> Tables {
         knight_x,
         rays,
         pawn_attacks,
+        rook_lines,
+        bishop_lines,
+        direction,
     }
+}
+
+/// Whether square `sq` is in the bitboard `b` (one word's shift: a `u128` shift by a
+/// variable amount costs several instructions).
+#[inline(always)]
+pub(crate) fn has(b: u128, sq: usize) -> bool {
+    let word = if sq < 64 { b as u64 } else { (b >> 64) as u64 };
+    word >> (sq & 63) & 1 != 0
+}
+
+/// The squares strictly between `a` and `b`, which lie along direction `d` from `a`.
+#[inline(always)]
+pub(crate) fn between(t: &Tables, a: usize, b: usize, d: usize) -> u128 {
+    (t.rays[d][a] ^ t.rays[d][b]) & !(1u128 << b)
 }
 
 /// The tables, built on first use.
@@ -205,6 +246,10 @@ pub(crate) fn line_attacked(
     straight: u128,
     diagonal: u128,
 ) -> bool {
+    // Usually no such man stands on any line from `sq` at all.
+    if t.rook_lines[sq] & straight == 0 && t.bishop_lines[sq] & diagonal == 0 {
+        return false;
+    }
     for (d, rays) in t.rays.iter().enumerate() {
         let ray = rays[sq];
         let attackers = if d % 4 < 2 { straight } else { diagonal };

@@ -9,11 +9,15 @@ impl Board {
     /// `side`'s Field majors standing next to `side`'s Field Spy (7.4); 0 if none.
     #[inline]
     pub fn colluders(&self, side: Color) -> u128 {
+        self.colluders_among(side, self.by_color[side as usize])
+    }
+
+    /// The men of `men` (some of `side`'s) that collude with `side`'s Field Spy.
+    #[inline]
+    pub(super) fn colluders_among(&self, side: Color, men: u128) -> u128 {
         let t = tables();
         match self.spy(side) {
-            Some(s) if t.field >> s & 1 != 0 => {
-                self.by_color[side as usize] & self.majors() & t.field & t.adjacent[s]
-            }
+            Some(s) if t.field >> s & 1 != 0 => men & self.majors() & t.field & t.adjacent[s],
             _ => 0,
         }
     }
@@ -30,8 +34,9 @@ impl Board {
     ) -> u128 {
         let queens = self.by_kind[4];
         let mut hits = colluders & self.by_kind[1] & t.knight_l[k];
-        let straight = colluders & (self.by_kind[3] | queens) | spy;
-        let diagonal = colluders & (self.by_kind[2] | queens) | spy;
+        // Only the lines that hold a colluder are followed.
+        let straight = (colluders & (self.by_kind[3] | queens) | spy) & t.rook_lines[k];
+        let diagonal = (colluders & (self.by_kind[2] | queens) | spy) & t.bishop_lines[k];
         if straight != 0 {
             hits |= rook_attacks(t, k, occ) & straight;
         }

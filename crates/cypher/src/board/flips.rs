@@ -16,10 +16,12 @@ impl Board {
         let spy_bits = self.by_kind[Kind::Spy as usize];
         let king_bits = self.by_kind[Kind::King as usize];
         let mut near_spies = 0;
-        let mut rest = spy_bits;
-        while rest != 0 {
-            near_spies |= t.adjacent[rest.trailing_zeros() as usize];
-            rest &= rest - 1;
+        // A word at a time: cheaper than `u128` arithmetic.
+        for (mut word, base) in [(spy_bits as u64, 0), ((spy_bits >> 64) as u64, 64)] {
+            while word != 0 {
+                near_spies |= t.adjacent[base + word.trailing_zeros() as usize];
+                word &= word - 1;
+            }
         }
         if near_spies & (spy_bits | king_bits) == 0
             && (spy_bits & t.court == 0 || king_bits & t.court == 0)

@@ -4,7 +4,7 @@
 use super::{bits, knight_reach, CypherPosition, Safety, Sink};
 use crate::board::{code_kind, Kind};
 use crate::moves::{CypherMove, TurnKind};
-use crate::tables::{bishop_attacks, queen_attacks, rook_attacks, tables, Sector};
+use crate::tables::{bishop_attacks, has, queen_attacks, rook_attacks, tables, Sector};
 
 impl CypherPosition {
     #[inline]
@@ -21,17 +21,17 @@ impl CypherPosition {
         let t = tables();
         let b = &self.board;
         let m = self.turn;
+        // Quiescence: only a Court Spy captures.
+        if NOISY && sector != Sector::Court {
+            return;
+        }
         let occ = b.occupied();
         let reach = queen_attacks(t, from, occ);
         // The Spy captures only from Court, and only enemy majors in Court (3.6).
         if sector == Sector::Court {
             let victims = reach & b.by_color[m.other() as usize] & b.majors() & t.court;
             for to in bits(victims) {
-                if sure || {
-                    let mut child = *b;
-                    child.shift(from, to);
-                    self.acceptable(&child, collusion)
-                } {
+                if sure || self.step_ok(sf, from, to) {
                     out.push(CypherMove::normal(from as u8, to as u8));
                 }
             }
@@ -41,12 +41,8 @@ impl CypherPosition {
             return;
         }
         for to in bits(reach & !occ) {
-            if sector != Sector::Court || t.court >> to & 1 != 0 {
-                if sure || {
-                    let mut child = *b;
-                    child.shift(from, to);
-                    self.acceptable(&child, collusion)
-                } {
+            if sector != Sector::Court || has(t.court, to) {
+                if sure || self.step_ok(sf, from, to) {
                     out.push(CypherMove::normal(from as u8, to as u8));
                 }
                 continue;

@@ -48,11 +48,7 @@ impl CypherPosition {
     ) {
         let collusion = sf.collusion;
         if to / 10 != last_rank {
-            if sf.sure(from) || {
-                let mut child = self.board;
-                child.shift(from, to);
-                self.acceptable(&child, collusion)
-            } {
+            if sf.sure(from) || self.step_ok(sf, from, to) {
                 out.push(CypherMove::normal(from as u8, to as u8));
             }
             return;

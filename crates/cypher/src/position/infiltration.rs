@@ -7,7 +7,7 @@
 use super::{bits, CypherPosition, Safety, Sink, D0, D10};
 use crate::board::Kind;
 use crate::moves::{CypherMove, TurnKind};
-use crate::tables::{tables, Sector};
+use crate::tables::{has, tables, Sector};
 use menagerie_core::Color;
 
 impl CypherPosition {
@@ -42,8 +42,10 @@ impl CypherPosition {
         if !self.king_may_enter_court(m) {
             targets &= !t.court;
         }
-        let them_field_majors = them & b.majors() & t.field;
-        let majors = if sector == Sector::Field {
+        // Only the Field majors next to him matter: without one, no need to look for
+        // colluding checkers.
+        let them_field_majors = them & b.majors() & t.field & reach;
+        let majors = if sector == Sector::Field && them_field_majors != 0 {
             let retake = self.retake_bit();
             let colluding = if collusion {
                 b.colluding_checkers(m)
@@ -51,6 +53,8 @@ impl CypherPosition {
                 0
             };
             them_field_majors & (retake | colluding)
+        } else if sector == Sector::Field {
+            0
         } else {
             them_field_majors
         };
@@ -67,14 +71,10 @@ impl CypherPosition {
         } else {
             victims
         };
-        let step_noisy = |to: usize| !NOISY || victims >> to & 1 != 0;
+        let step_noisy = |to: usize| !NOISY || has(victims, to);
         for to in bits(tos) {
-            if !infiltrate || t.border >> to & 1 == 0 {
-                if court_sure && t.court >> to & 1 != 0 || {
-                    let mut child = *b;
-                    child.shift(from, to);
-                    self.acceptable(&child, collusion)
-                } {
+            if !infiltrate || !has(t.border, to) {
+                if court_sure && has(t.court, to) || self.step_ok(sf, from, to) {
                     out.push(CypherMove::normal(from as u8, to as u8));
                 }
                 continue;
