@@ -1755,7 +1755,13 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             let losing = scored[i].losing;
             let mut child = pos.clone();
             child.play(mv);
-            self.path.push(child.key());
+            // The child's table bucket is fetched while its check and reduction are found
+            // (a child at the horizon goes to quiescence, which does not probe it).
+            let child_key = child.key();
+            if depth > 1 {
+                self.tt.prefetch(child_key);
+            }
+            self.path.push(child_key);
             self.prev_slot[ply + 1] = Some(slot);
             let gives_check = child.is_check();
             if !noisy && !gives_check {
