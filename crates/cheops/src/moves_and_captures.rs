@@ -85,14 +85,13 @@ impl CheopsPosition {
             r.legs_of(role, me, s)
         };
         for leg in legs {
-            let squares = r.leg_squares(leg);
             let rect = leg.flags & LEG_RECT != 0;
             let (moves, captures) = (leg.flags & LEG_MOVES != 0, leg.flags & LEG_CAPTURES != 0);
             if leg.flags & LEG_RIDER == 0 {
                 if quiet_steps {
                     continue;
                 }
-                let t = squares[0] as usize;
+                let t = leg.first as usize;
                 if !open && self.leg_closed(s, t, &closed, rect) {
                     continue;
                 }
@@ -105,6 +104,7 @@ impl CheopsPosition {
                 }
                 continue;
             }
+            let squares = r.leg_squares(leg);
             let hopper = leg.flags & LEG_HOPPER != 0;
             if !QUIET && open && !promotes {
                 // Captures only, no Castle closed to the piece and no promotion: only the

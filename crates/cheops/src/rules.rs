@@ -69,6 +69,9 @@ pub struct Leg {
     pub len: u8,
     /// The component's flags (`LEG_*`).
     pub flags: u8,
+    /// The first square (a leaper's only one): read without the slice (it fits the
+    /// struct's padding).
+    pub first: u8,
 }
 
 /// [`Leg::flags`]: the component repeats its offset.
@@ -328,6 +331,7 @@ impl Rules {
                                     start,
                                     len: count as u8,
                                     flags,
+                                    first: leg_squares[start as usize],
                                 });
                             }
                         }
