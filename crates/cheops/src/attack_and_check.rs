@@ -276,19 +276,33 @@ impl CheopsPosition {
             }
             let mut enter = leave;
             enter.set(a);
-            return Some(Evasion { leave, enter });
+            return Some(Evasion {
+                leave,
+                enter,
+                blocks,
+            });
         }
         None
     }
 
-    /// Whether `mv` certainly leaves the King in check ([`Self::evasion`]).
+    /// Whether `mv` is legal when the side to move is in check, if that can be told without
+    /// playing it ([`Self::evasion`]): an ordinary move of another piece that touches none
+    /// of the evasion's squares leaves the King attacked; an ordinary King step is judged
+    /// in place as out of check (the step's landing square attacked with the King's old
+    /// square empty and the piece it takes gone: being in check before changes nothing
+    /// there, and no chair is occupied by an inactive Castle, so no turn activates one).
     #[inline(always)]
-    pub(crate) fn stays_in_check(&self, mv: &CheopsMove, evasion: &Evasion) -> bool {
-        mv.kind == TurnKind::Move
-            && mv.from != self.kings[self.turn.index()]
-            && !evasion.leave.has(sqb(mv.from as usize))
+    pub(crate) fn evasion_legality(&self, mv: &CheopsMove, evasion: &Evasion) -> Option<bool> {
+        if mv.kind != TurnKind::Move {
+            return None;
+        }
+        if mv.from == self.kings[self.turn.index()] {
+            return self.king_step_legality(mv, &evasion.blocks);
+        }
+        (!evasion.leave.has(sqb(mv.from as usize))
             && !evasion.enter.has(sqb(mv.to as usize))
-            && !self.may_form_castle(mv)
+            && !self.may_form_castle(mv))
+        .then_some(false)
     }
 
     /// Whether `mv` is legal, when that can be told without playing it; `None` when it must
@@ -314,18 +328,20 @@ impl CheopsPosition {
         }
         let (from, to) = (mv.from as usize, mv.to as usize);
         if mv.from == self.kings[self.turn.index()] {
-            return self.quick_king_legality(mv, guard);
+            return self.king_step_legality(mv, &guard.blocks);
         }
         (!guard.leave.has(sqb(from)) && !guard.enter.has(sqb(to))).then_some(true)
     }
 
-    /// [`Self::quick_legality`] for an ordinary move of the King.
+    /// [`Self::quick_legality`] (and [`Self::evasion_legality`]) for an ordinary move of the
+    /// King: judged in place, unless it touches a Castle's block (`blocks`),
+    /// promotes or completes a foundation (then `None`: it is played on a copy).
     #[inline(never)]
-    fn quick_king_legality(&self, mv: &CheopsMove, guard: &Guard) -> Option<bool> {
+    fn king_step_legality(&self, mv: &CheopsMove, blocks: &Bits) -> Option<bool> {
         let (from, to) = (mv.from as usize, mv.to as usize);
         // (A piece table may make the King a Rook, a pillar or a promoting piece.)
-        if guard.blocks.has(sqb(from))
-            || guard.blocks.has(sqb(to))
+        if blocks.has(sqb(from))
+            || blocks.has(sqb(to))
             || mv.promo != NONE
             || self.may_form_castle(mv)
         {
@@ -487,6 +503,8 @@ pub(crate) struct Evasion {
     leave: Bits,
     /// ... and entering none of these leaves the King attacked.
     enter: Bits,
+    /// The blocks of the Castles (a King step touching one is played on a copy).
+    blocks: Bits,
 }
 
 /// How many steps of `(ox, oy)` lead from a square to one `(dx, dy)` away: `Some(k)` with

@@ -480,8 +480,11 @@ impl CheopsPosition {
             // Read in place and moved only once a move was dropped: copying every move
             // through the stack was a tenth of the search's time.
             let legal = match &evasion {
-                Some(e) if self.stays_in_check(&out[i], e) => false,
-                _ => self.legal_by(&out[i], guard.as_ref()),
+                Some(e) => match self.evasion_legality(&out[i], e) {
+                    Some(known) => known,
+                    None => self.is_legal(&out[i]),
+                },
+                None => self.legal_by(&out[i], guard.as_ref()),
             };
             if legal {
                 if keep != i {
