@@ -18,12 +18,21 @@ impl CheopsPosition {
     /// [`Self::attacks`] as if the square `gap` were empty (a King stepping off it).
     #[inline]
     pub(crate) fn attacks_past(&self, s: usize, c: u8, t: usize, gap: usize) -> bool {
-        self.attacks_as(s, self.move_role(s, c), cell_color(c), t, gap)
+        self.attacks_as(s, self.move_role(s, c), cell_color(c), t, gap, usize::MAX)
     }
 
     /// [`Self::attacks_past`] for a piece of `role` and `color` on `s` (which may stand
-    /// elsewhere now: a move's piece judged from its landing square).
-    fn attacks_as(&self, s: usize, role: usize, color: Color, t: usize, gap: usize) -> bool {
+    /// elsewhere now: a move's piece judged from its landing square), as if `fill` held a
+    /// piece too (a move's landing square judged before it is played).
+    fn attacks_as(
+        &self,
+        s: usize,
+        role: usize,
+        color: Color,
+        t: usize,
+        gap: usize,
+        fill: usize,
+    ) -> bool {
         let r: &Rules = &self.rules;
         let passes = r.is(role, class::PASSES_CASTLES);
         let dx = (r.file[t] - r.file[s]) as i32;
@@ -72,7 +81,7 @@ impl CheopsPosition {
                         ok = false;
                         break;
                     }
-                    if self.board[q] != 0 && q != gap {
+                    if (self.board[q] != 0 && q != gap) || q == fill {
                         if !comp.hopper || screens == 1 || self.active_bastions().has(sqb(q)) {
                             ok = false;
                             break;
@@ -161,6 +170,10 @@ impl CheopsPosition {
             leave: blocks,
             enter: blocks,
             blocks,
+            settled: !self
+                .castles()
+                .iter()
+                .any(|c| !c.active && self.board[c.chair as usize] != 0),
         };
         let (kf, kr) = (r.file[king] as i32, r.rank[king] as i32);
         let mut pieces = self.occ[them.index()] & !self.frozen & r.lines[them.index()][king];
@@ -418,7 +431,7 @@ impl CheopsPosition {
         let role = self.move_role(from, c);
         let len = r.n * r.n;
         if r.reach[me.index()][role * len + king].has(sqb(to))
-            && self.attacks_as(to, role, me, king, from)
+            && self.attacks_as(to, role, me, king, from, usize::MAX)
         {
             return true;
         }
@@ -477,6 +490,50 @@ impl CheopsPosition {
         self.attacked_by(side.other(), self.kings[side.index()] as usize)
     }
 
+    /// [`Self::is_legal`] for a move the quick tests could not judge: an ordinary move of
+    /// another piece than the King, outside the Castles' blocks (`blocks`), completing no
+    /// foundation, while no inactive Castle's chair is occupied (`settled`), is judged in
+    /// place; anything else is played on a copy.
+    ///
+    /// Such a move changes the board only by emptying `from` and filling `to` (the piece
+    /// taken there is gone): the Castles, who is active and the closed squares stay as they
+    /// are (see [`Self::quick_legality`]), and a piece's role or papers change nothing in
+    /// the enemy's attacks. So the King is safe after it exactly when no enemy piece but
+    /// the one on `to` attacks it with `from` empty and `to` occupied.
+    #[inline(never)]
+    pub(crate) fn is_legal_with(&self, mv: &CheopsMove, blocks: &Bits, settled: bool) -> bool {
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        let king = self.kings[self.turn.index()] as usize;
+        if !settled
+            || mv.kind != TurnKind::Move
+            || from == king
+            || blocks.has(sqb(from))
+            || blocks.has(sqb(to))
+            || self.may_form_castle(mv)
+        {
+            return self.is_legal(mv);
+        }
+        let r: &Rules = &self.rules;
+        let them = self.turn.other();
+        let len = r.n * r.n;
+        let reach = &r.reach[them.index()];
+        let mut pieces = self.occ[them.index()] & !self.frozen & r.lines[them.index()][king];
+        while let Some(a) = pieces.pop_first() {
+            let s = a.index();
+            if s == to {
+                continue;
+            }
+            let c = self.board[s];
+            let role = self.move_role(s, c);
+            if reach[role * len + king].has(a)
+                && self.attacks_as(s, role, cell_color(c), king, from, to)
+            {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Whether playing `mv` leaves the mover's King safe (7.5).
     #[inline]
     pub(crate) fn is_legal(&self, mv: &CheopsMove) -> bool {
@@ -494,7 +551,9 @@ pub(crate) struct Guard {
     /// A move entering one of these is played on a copy.
     enter: Bits,
     /// The blocks of the Castles.
-    blocks: Bits,
+    pub(crate) blocks: Bits,
+    /// No inactive Castle's chair is occupied (else any turn activates one).
+    pub(crate) settled: bool,
 }
 
 /// The squares whose change may end a check ([`CheopsPosition::evasion`]).
@@ -504,7 +563,7 @@ pub(crate) struct Evasion {
     /// ... and entering none of these leaves the King attacked.
     enter: Bits,
     /// The blocks of the Castles (a King step touching one is played on a copy).
-    blocks: Bits,
+    pub(crate) blocks: Bits,
 }
 
 /// How many steps of `(ox, oy)` lead from a square to one `(dx, dy)` away: `Some(k)` with

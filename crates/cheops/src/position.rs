@@ -482,7 +482,7 @@ impl CheopsPosition {
             let legal = match &evasion {
                 Some(e) => match self.evasion_legality(&out[i], e) {
                     Some(known) => known,
-                    None => self.is_legal(&out[i]),
+                    None => self.is_legal_with(&out[i], &e.blocks, true),
                 },
                 None => self.legal_by(&out[i], guard.as_ref()),
             };
@@ -498,8 +498,11 @@ impl CheopsPosition {
 
     #[inline(always)]
     fn legal_by(&self, mv: &CheopsMove, guard: Option<&crate::attack_and_check::Guard>) -> bool {
-        match guard.and_then(|g| self.quick_legality(mv, g)) {
-            Some(known) => known,
+        match guard {
+            Some(g) => match self.quick_legality(mv, g) {
+                Some(known) => known,
+                None => self.is_legal_with(mv, &g.blocks, g.settled),
+            },
             None => self.is_legal(mv),
         }
     }
