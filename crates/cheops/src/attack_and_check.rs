@@ -3,7 +3,9 @@
 //! legal when it leaves the mover's King unattacked.
 
 use crate::pieces::class;
-use crate::position::{cell_color, cell_role, sqb, CheopsMove, CheopsPosition, TurnKind, NONE};
+use crate::position::{
+    cell_color, cell_role, sqb, CheopsMove, CheopsPosition, TurnKind, MAX_SQUARES, NONE,
+};
 use crate::rules::{Bits, Rules, Style, HOP_CAPTURES, RAY_CAPTURES};
 use menagerie_core::{BitBoard, Color};
 
@@ -71,6 +73,30 @@ impl CheopsPosition {
                     continue;
                 }
                 let cl = *closed.get_or_insert_with(|| self.closed_for(s, passes));
+                if cl.is_empty() && ox.abs() <= 1 && oy.abs() <= 1 {
+                    // A one-step line with no closed square (most attacks): the pieces
+                    // between come from the occupancy bits, not from walking the line.
+                    let d = ((oy + 1) * 3 + ox + 1) as usize;
+                    let mut between = r.unit_rays[s][d] ^ r.unit_rays[t][d];
+                    between.clear(sqb(t));
+                    let mut occupied = self.occ[0] | self.occ[1];
+                    if gap < MAX_SQUARES {
+                        occupied.clear(sqb(gap));
+                    }
+                    if fill < MAX_SQUARES {
+                        occupied.set(sqb(fill));
+                    }
+                    let on = between & occupied;
+                    let open = if comp.hopper {
+                        on.count() == 1 && (on & self.active_bastions()).is_empty()
+                    } else {
+                        on.is_empty()
+                    };
+                    if open && !self.chair_shielded(s, t, passes) {
+                        return true;
+                    }
+                    continue;
+                }
                 let (f, rk) = (r.file[s] as i32, r.rank[s] as i32);
                 let mut prev = s;
                 let mut screens = 0;

@@ -196,6 +196,11 @@ pub struct Rules {
     /// [`Self::rider_between`] for the capturing hoppers only: the squares whose filling
     /// can give one its screen.
     pub hopper_between: [Vec<Bits>; 2],
+    /// `unit_rays[s][(dy + 1) * 3 + dx + 1]`: the squares from `s` (excluded) to the edge
+    /// in the one-step direction `(dx, dy)` (the middle entry empty): the squares strictly
+    /// between `s` and `t` on such a line are `unit_rays[s][d] ^ unit_rays[t][d]` without
+    /// `t`, so an attack along it is read from the occupancy bits.
+    pub unit_rays: Vec<[Bits; 9]>,
 }
 
 /// [`Rules::ray_captures`]: a component captures riding (a hopper's included).
@@ -409,6 +414,24 @@ impl Rules {
                 promotion_approach[1].set(square);
             }
         }
+        let unit_rays = (0..len)
+            .map(|s| {
+                let mut rays = [Bits::EMPTY; 9];
+                for (d, ray) in rays.iter_mut().enumerate() {
+                    let (dx, dy) = (d as i32 % 3 - 1, d as i32 / 3 - 1);
+                    if (dx, dy) == (0, 0) {
+                        continue;
+                    }
+                    let (mut f, mut r) = (file[s] as i32 + dx, rank[s] as i32 + dy);
+                    while f >= 0 && r >= 0 && f < n as i32 && r < n as i32 {
+                        ray.set(menagerie_core::Square((r * n as i32 + f) as u16));
+                        f += dx;
+                        r += dy;
+                    }
+                }
+                rays
+            })
+            .collect();
         let mut cell_letters = [0u8; 32];
         for def in table.defs() {
             let l = def.letter as u8;
@@ -416,6 +439,7 @@ impl Rules {
             cell_letters[(def.role + 1) | 16] = l.to_ascii_lowercase();
         }
         Rules {
+            unit_rays,
             leg_index,
             legs,
             leg_squares,
