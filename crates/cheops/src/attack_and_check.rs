@@ -3,9 +3,7 @@
 //! legal when it leaves the mover's King unattacked.
 
 use crate::pieces::class;
-use crate::position::{
-    cell_color, cell_role, sqb, CheopsMove, CheopsPosition, TurnKind, MAX_SQUARES, NONE,
-};
+use crate::position::{cell_color, sqb, CheopsMove, CheopsPosition, TurnKind, MAX_SQUARES, NONE};
 use crate::rules::{Bits, Rules, Style, HOP_CAPTURES, RAY_CAPTURES};
 use menagerie_core::{BitBoard, Color};
 
@@ -399,21 +397,28 @@ impl CheopsPosition {
             return false;
         }
         let (from, to) = (mv.from as usize, mv.to as usize);
-        let role = if mv.promo != NONE {
-            mv.promo as usize
+        // By cell code (role + 1): one bit test instead of the role's classes.
+        let code = if mv.promo != NONE {
+            mv.promo as usize + 1
         } else {
-            cell_role(self.board[from])
+            usize::from(self.board[from] & 15)
         };
-        if !r.is(role, class::ROOK | class::PILLAR) {
+        if r.castle_builders >> code & 1 == 0 {
             return false;
         }
         // The other three corners of a foundation around `to` all hold the mover's pieces,
-        // the moving piece not counted (from tables: this ran for every Rook's move).
-        let mine = self.occ[self.turn.index()];
+        // the moving piece not counted (from tables: this ran for every Rook's move), word
+        // by word.
+        let mine = self.occ[self.turn.index()].0;
         let count = r.foundation_count[to] as usize;
-        r.foundations[to][..count]
-            .iter()
-            .any(|&mates| mates & mine == mates && !mates.has(sqb(from)))
+        for mates in &r.foundations[to][..count] {
+            let w = mates.0;
+            let missing = (w[0] & !mine[0]) | (w[1] & !mine[1]) | (w[2] & !mine[2]);
+            if missing == 0 && !mates.has(sqb(from)) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether playing `mv` may leave the opponent's King attacked: `false` only when it

@@ -201,6 +201,9 @@ pub struct Rules {
     /// between `s` and `t` on such a line are `unit_rays[s][d] ^ unit_rays[t][d]` without
     /// `t`, so an attack along it is read from the occupancy bits.
     pub unit_rays: Vec<[Bits; 9]>,
+    /// Bit `role + 1` set for the roles that are Rooks or pillars (what can complete a
+    /// Castle's foundation).
+    pub castle_builders: u32,
 }
 
 /// [`Rules::ray_captures`]: a component captures riding (a hopper's included).
@@ -438,7 +441,11 @@ impl Rules {
             cell_letters[def.role + 1] = l.to_ascii_uppercase();
             cell_letters[(def.role + 1) | 16] = l.to_ascii_lowercase();
         }
+        let castle_builders = (0..ROLE_COUNT)
+            .filter(|&role| classes[role] & (class::ROOK | class::PILLAR) != 0)
+            .fold(0u32, |m, role| m | 1 << (role + 1));
         Rules {
+            castle_builders,
             unit_rays,
             leg_index,
             legs,
