@@ -726,7 +726,10 @@ fn reach_tables(comps: &[[Vec<Comp>; 2]], n: usize) -> ([Vec<Bits>; 2], [Vec<Bit
 /// Whether two components (or two offsets of one) reach the same displacement on an
 /// `n`x`n` board, so that one move could be generated twice.
 fn components_overlap(comps: &[Comp], n: i32) -> bool {
-    let mut seen: Vec<(i32, i32)> = Vec::new();
+    // A move-only and a capture-only component never give the same turn (one ends on an
+    // empty square, the other on a piece): the Master's mR and cpR share every offset but
+    // repeat nothing.
+    let mut seen: Vec<((i32, i32), bool, bool)> = Vec::new();
     for c in comps {
         for &(dx, dy) in &c.offsets {
             let reach = if c.rider { n } else { 1 };
@@ -735,10 +738,13 @@ fn components_overlap(comps: &[Comp], n: i32) -> bool {
                 if d.0.abs() >= n || d.1.abs() >= n {
                     break;
                 }
-                if seen.contains(&d) {
+                if seen
+                    .iter()
+                    .any(|&(e, m, x)| e == d && ((m && c.moves) || (x && c.captures)))
+                {
                     return true;
                 }
-                seen.push(d);
+                seen.push((d, c.moves, c.captures));
             }
         }
     }
@@ -786,6 +792,49 @@ fn between_tables(comps: &[[Vec<Comp>; 2]], n: usize) -> ([Vec<Bits>; 2], [Vec<B
 mod tests {
     use super::*;
     use menagerie_core::Square;
+
+    /// Components overlap (their moves need de-duplicating) only when two of them reach the
+    /// same offset and share a mode: a move-only and a capture-only component never give the
+    /// same turn (the Master's `mRcpR`), a moving and a capturing one can.
+    #[test]
+    fn overlap_needs_a_shared_mode() {
+        let rook = |moves: bool, captures: bool, hopper: bool| Comp {
+            offsets: vec![(1, 0), (-1, 0), (0, 1), (0, -1)],
+            rider: true,
+            hopper,
+            moves,
+            captures,
+            rect: false,
+        };
+        let wazir = |moves: bool, captures: bool| Comp {
+            rider: false,
+            ..rook(moves, captures, false)
+        };
+        assert!(!components_overlap(
+            &[rook(true, false, false), rook(false, true, true)],
+            13
+        ));
+        assert!(components_overlap(
+            &[rook(true, true, false), rook(false, true, true)],
+            13
+        ));
+        assert!(components_overlap(
+            &[rook(true, false, false), rook(true, true, true)],
+            13
+        ));
+        assert!(components_overlap(
+            &[rook(true, false, false), wazir(true, false)],
+            9
+        ));
+        assert!(!components_overlap(
+            &[wazir(false, true), rook(true, false, false)],
+            9
+        ));
+        assert!(!components_overlap(&[rook(true, true, false)], 9));
+        let rules = default_rules(Style::Imperial, Settings::default());
+        let dedup: Vec<usize> = (0..ROLE_COUNT).filter(|&r| rules.needs_dedup(r)).collect();
+        assert_eq!(dedup, Vec::<usize>::new());
+    }
 
     /// `with_neighbours` is the square itself and every King step from it, on both board
     /// sizes, at every square (edges and word boundaries included), one square at a time
