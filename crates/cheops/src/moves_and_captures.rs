@@ -113,6 +113,14 @@ impl CheopsPosition {
                 if !captures {
                     continue;
                 }
+                // Most rays end at once on a piece (an own one mostly): read from the leg.
+                let first = leg.first as usize;
+                if !hopper && self.board[first] != 0 {
+                    if self.capturable(first, me) && !self.chair_shielded(s, first, passes) {
+                        emit(first, true, out);
+                    }
+                    continue;
+                }
                 let mut pieces = squares
                     .iter()
                     .map(|&t| t as usize)
