@@ -38,11 +38,25 @@ impl CheopsPosition {
         let dx = (r.file[t] - r.file[s]) as i32;
         let dy = (r.rank[t] - r.rank[s]) as i32;
         let mut closed: Option<Bits> = None;
+        let aligned = (dx, dy) != (0, 0) && (dx == 0 || dy == 0 || dx.abs() == dy.abs());
+        let toward = [(dx.signum() as i8, dy.signum() as i8)];
         for comp in &r.comps[role][color.index()] {
             if !comp.captures {
                 continue;
             }
-            for &(ox, oy) in &comp.offsets {
+            // A rider of one-step offsets (Rooks, Bishops, Queens, Masters) reaches `t` only
+            // along the offset pointing at it: that one alone is tried (a Queen tried all
+            // eight, dividing for each).
+            let offsets: &[(i8, i8)] = if comp.rider && comp.all_unit {
+                if !aligned || comp.unit_dirs >> ((dy.signum() + 1) * 3 + dx.signum() + 1) & 1 == 0
+                {
+                    continue;
+                }
+                &toward
+            } else {
+                &comp.offsets
+            };
+            for &(ox, oy) in offsets {
                 let (ox, oy) = (ox as i32, oy as i32);
                 if !comp.rider {
                     if (ox, oy) != (dx, dy) {

@@ -56,6 +56,11 @@ pub struct Comp {
     pub captures: bool,
     /// A leap of `D`, `N` or `A`: passes over its whole rectangle (R9).
     pub rect: bool,
+    /// Every offset is one step (at most one file and one rank): then only the offset
+    /// `(sign dx, sign dy)` can reach a square `(dx, dy)` away.
+    pub all_unit: bool,
+    /// Bit `(oy + 1) * 3 + ox + 1` set for each one-step offset `(ox, oy)`.
+    pub unit_dirs: u16,
 }
 
 /// One offset of one Betza component from one square, with the squares it reaches in order
@@ -224,13 +229,26 @@ impl Rules {
                 def.moves
                     .components
                     .iter()
-                    .map(|c| Comp {
-                        offsets: c.offsets_for(color).iter().map(|o| (o.dx, o.dy)).collect(),
-                        rider: c.rider,
-                        hopper: c.hopper,
-                        moves: c.mode != Mode::CaptureOnly,
-                        captures: c.mode != Mode::MoveOnly,
-                        rect: matches!(c.atom, 'D' | 'N' | 'A'),
+                    .map(|c| {
+                        let offsets: Vec<(i8, i8)> =
+                            c.offsets_for(color).iter().map(|o| (o.dx, o.dy)).collect();
+                        let unit =
+                            |&(x, y): &(i8, i8)| x.abs() <= 1 && y.abs() <= 1 && (x, y) != (0, 0);
+                        let unit_dirs = offsets
+                            .iter()
+                            .filter(|o| unit(o))
+                            .fold(0u16, |m, &(x, y)| m | 1 << ((y + 1) * 3 + x + 1));
+                        let all_unit = !offsets.is_empty() && offsets.iter().all(unit);
+                        Comp {
+                            offsets,
+                            all_unit,
+                            unit_dirs,
+                            rider: c.rider,
+                            hopper: c.hopper,
+                            moves: c.mode != Mode::CaptureOnly,
+                            captures: c.mode != Mode::MoveOnly,
+                            rect: matches!(c.atom, 'D' | 'N' | 'A'),
+                        }
                     })
                     .collect()
             };
@@ -805,6 +823,8 @@ mod tests {
             moves,
             captures,
             rect: false,
+            all_unit: true,
+            unit_dirs: 0b010_101_010,
         };
         let wazir = |moves: bool, captures: bool| Comp {
             rider: false,
