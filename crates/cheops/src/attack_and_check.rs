@@ -423,7 +423,12 @@ impl CheopsPosition {
         // The other three corners of a foundation around `to` all hold the mover's pieces,
         // the moving piece not counted (from tables: this ran for every Rook's move), word
         // by word.
-        let mine = self.occ[self.turn.index()].0;
+        let mine = self.occ[self.turn.index()];
+        // Three of the mover's pieces around `to` at least (most landings have fewer).
+        if (r.foundation_union[to] & mine).count() < 3 {
+            return false;
+        }
+        let mine = mine.0;
         let count = r.foundation_count[to] as usize;
         for mates in &r.foundations[to][..count] {
             let w = mates.0;

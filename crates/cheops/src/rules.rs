@@ -154,6 +154,9 @@ pub struct Rules {
     pub foundations: Vec<[Bits; 4]>,
     /// How many of `foundations[s]` are in use.
     pub foundation_count: Vec<u8>,
+    /// The union of `foundations[s]`: with fewer than three of a side's pieces on it, a
+    /// piece of that side landing on `s` completes no foundation.
+    pub foundation_union: Vec<Bits>,
     /// `leg_index[color][role * len + s]`: the range of `legs[color]` of a piece of `role`
     /// and `color` on `s`, in the order of its components and their offsets.
     pub leg_index: [Vec<(u32, u32)>; 2],
@@ -462,7 +465,12 @@ impl Rules {
         let castle_builders = (0..ROLE_COUNT)
             .filter(|&role| classes[role] & (class::ROOK | class::PILLAR) != 0)
             .fold(0u32, |m, role| m | 1 << (role + 1));
+        let foundation_union = foundations
+            .iter()
+            .map(|f| f.iter().fold(Bits::EMPTY, |u, &m| u | m))
+            .collect();
         Rules {
+            foundation_union,
             castle_builders,
             unit_rays,
             leg_index,
