@@ -3,7 +3,7 @@
 //! legal when it leaves the mover's King unattacked.
 
 use crate::pieces::class;
-use crate::position::{cell_color, cell_role, sqb, CheopsMove, CheopsPosition, TurnKind, NONE};
+use crate::position::{cell_color, sqb, CheopsMove, CheopsPosition, TurnKind, MAX_SQUARES, NONE};
 use crate::rules::{Bits, Rules, Style, HOP_CAPTURES, RAY_CAPTURES};
 use menagerie_core::{BitBoard, Color};
 
@@ -18,22 +18,45 @@ impl CheopsPosition {
     /// [`Self::attacks`] as if the square `gap` were empty (a King stepping off it).
     #[inline]
     pub(crate) fn attacks_past(&self, s: usize, c: u8, t: usize, gap: usize) -> bool {
-        self.attacks_as(s, self.move_role(s, c), cell_color(c), t, gap)
+        self.attacks_as(s, self.move_role(s, c), cell_color(c), t, gap, usize::MAX)
     }
 
     /// [`Self::attacks_past`] for a piece of `role` and `color` on `s` (which may stand
-    /// elsewhere now: a move's piece judged from its landing square).
-    fn attacks_as(&self, s: usize, role: usize, color: Color, t: usize, gap: usize) -> bool {
+    /// elsewhere now: a move's piece judged from its landing square), as if `fill` held a
+    /// piece too (a move's landing square judged before it is played).
+    fn attacks_as(
+        &self,
+        s: usize,
+        role: usize,
+        color: Color,
+        t: usize,
+        gap: usize,
+        fill: usize,
+    ) -> bool {
         let r: &Rules = &self.rules;
         let passes = r.is(role, class::PASSES_CASTLES);
         let dx = (r.file[t] - r.file[s]) as i32;
         let dy = (r.rank[t] - r.rank[s]) as i32;
         let mut closed: Option<Bits> = None;
+        let aligned = (dx, dy) != (0, 0) && (dx == 0 || dy == 0 || dx.abs() == dy.abs());
+        let toward = [(dx.signum() as i8, dy.signum() as i8)];
         for comp in &r.comps[role][color.index()] {
             if !comp.captures {
                 continue;
             }
-            for &(ox, oy) in &comp.offsets {
+            // A rider of one-step offsets (Rooks, Bishops, Queens, Masters) reaches `t` only
+            // along the offset pointing at it: that one alone is tried (a Queen tried all
+            // eight, dividing for each).
+            let offsets: &[(i8, i8)] = if comp.rider && comp.all_unit {
+                if !aligned || comp.unit_dirs >> ((dy.signum() + 1) * 3 + dx.signum() + 1) & 1 == 0
+                {
+                    continue;
+                }
+                &toward
+            } else {
+                &comp.offsets
+            };
+            for &(ox, oy) in offsets {
                 let (ox, oy) = (ox as i32, oy as i32);
                 if !comp.rider {
                     if (ox, oy) != (dx, dy) {
@@ -62,6 +85,30 @@ impl CheopsPosition {
                     continue;
                 }
                 let cl = *closed.get_or_insert_with(|| self.closed_for(s, passes));
+                if cl.is_empty() && ox.abs() <= 1 && oy.abs() <= 1 {
+                    // A one-step line with no closed square (most attacks): the pieces
+                    // between come from the occupancy bits, not from walking the line.
+                    let d = ((oy + 1) * 3 + ox + 1) as usize;
+                    let mut between = r.unit_rays[s][d] ^ r.unit_rays[t][d];
+                    between.clear(sqb(t));
+                    let mut occupied = self.occ[0] | self.occ[1];
+                    if gap < MAX_SQUARES {
+                        occupied.clear(sqb(gap));
+                    }
+                    if fill < MAX_SQUARES {
+                        occupied.set(sqb(fill));
+                    }
+                    let on = between & occupied;
+                    let open = if comp.hopper {
+                        on.count() == 1 && (on & self.active_bastions()).is_empty()
+                    } else {
+                        on.is_empty()
+                    };
+                    if open && !self.chair_shielded(s, t, passes) {
+                        return true;
+                    }
+                    continue;
+                }
                 let (f, rk) = (r.file[s] as i32, r.rank[s] as i32);
                 let mut prev = s;
                 let mut screens = 0;
@@ -72,7 +119,7 @@ impl CheopsPosition {
                         ok = false;
                         break;
                     }
-                    if self.board[q] != 0 && q != gap {
+                    if (self.board[q] != 0 && q != gap) || q == fill {
                         if !comp.hopper || screens == 1 || self.active_bastions().has(sqb(q)) {
                             ok = false;
                             break;
@@ -161,6 +208,10 @@ impl CheopsPosition {
             leave: blocks,
             enter: blocks,
             blocks,
+            settled: !self
+                .castles()
+                .iter()
+                .any(|c| !c.active && self.board[c.chair as usize] != 0),
         };
         let (kf, kr) = (r.file[king] as i32, r.rank[king] as i32);
         let mut pieces = self.occ[them.index()] & !self.frozen & r.lines[them.index()][king];
@@ -276,19 +327,33 @@ impl CheopsPosition {
             }
             let mut enter = leave;
             enter.set(a);
-            return Some(Evasion { leave, enter });
+            return Some(Evasion {
+                leave,
+                enter,
+                blocks,
+            });
         }
         None
     }
 
-    /// Whether `mv` certainly leaves the King in check ([`Self::evasion`]).
+    /// Whether `mv` is legal when the side to move is in check, if that can be told without
+    /// playing it ([`Self::evasion`]): an ordinary move of another piece that touches none
+    /// of the evasion's squares leaves the King attacked; an ordinary King step is judged
+    /// in place as out of check (the step's landing square attacked with the King's old
+    /// square empty and the piece it takes gone: being in check before changes nothing
+    /// there, and no chair is occupied by an inactive Castle, so no turn activates one).
     #[inline(always)]
-    pub(crate) fn stays_in_check(&self, mv: &CheopsMove, evasion: &Evasion) -> bool {
-        mv.kind == TurnKind::Move
-            && mv.from != self.kings[self.turn.index()]
-            && !evasion.leave.has(sqb(mv.from as usize))
+    pub(crate) fn evasion_legality(&self, mv: &CheopsMove, evasion: &Evasion) -> Option<bool> {
+        if mv.kind != TurnKind::Move {
+            return None;
+        }
+        if mv.from == self.kings[self.turn.index()] {
+            return self.king_step_legality(mv, &evasion.blocks);
+        }
+        (!evasion.leave.has(sqb(mv.from as usize))
             && !evasion.enter.has(sqb(mv.to as usize))
-            && !self.may_form_castle(mv)
+            && !self.may_form_castle(mv))
+        .then_some(false)
     }
 
     /// Whether `mv` is legal, when that can be told without playing it; `None` when it must
@@ -314,18 +379,20 @@ impl CheopsPosition {
         }
         let (from, to) = (mv.from as usize, mv.to as usize);
         if mv.from == self.kings[self.turn.index()] {
-            return self.quick_king_legality(mv, guard);
+            return self.king_step_legality(mv, &guard.blocks);
         }
         (!guard.leave.has(sqb(from)) && !guard.enter.has(sqb(to))).then_some(true)
     }
 
-    /// [`Self::quick_legality`] for an ordinary move of the King.
+    /// [`Self::quick_legality`] (and [`Self::evasion_legality`]) for an ordinary move of the
+    /// King: judged in place, unless it touches a Castle's block (`blocks`),
+    /// promotes or completes a foundation (then `None`: it is played on a copy).
     #[inline(never)]
-    fn quick_king_legality(&self, mv: &CheopsMove, guard: &Guard) -> Option<bool> {
+    fn king_step_legality(&self, mv: &CheopsMove, blocks: &Bits) -> Option<bool> {
         let (from, to) = (mv.from as usize, mv.to as usize);
         // (A piece table may make the King a Rook, a pillar or a promoting piece.)
-        if guard.blocks.has(sqb(from))
-            || guard.blocks.has(sqb(to))
+        if blocks.has(sqb(from))
+            || blocks.has(sqb(to))
             || mv.promo != NONE
             || self.may_form_castle(mv)
         {
@@ -344,21 +411,33 @@ impl CheopsPosition {
             return false;
         }
         let (from, to) = (mv.from as usize, mv.to as usize);
-        let role = if mv.promo != NONE {
-            mv.promo as usize
+        // By cell code (role + 1): one bit test instead of the role's classes.
+        let code = if mv.promo != NONE {
+            mv.promo as usize + 1
         } else {
-            cell_role(self.board[from])
+            usize::from(self.board[from] & 15)
         };
-        if !r.is(role, class::ROOK | class::PILLAR) {
+        if r.castle_builders >> code & 1 == 0 {
             return false;
         }
         // The other three corners of a foundation around `to` all hold the mover's pieces,
-        // the moving piece not counted (from tables: this ran for every Rook's move).
+        // the moving piece not counted (from tables: this ran for every Rook's move), word
+        // by word.
         let mine = self.occ[self.turn.index()];
+        // Three of the mover's pieces around `to` at least (most landings have fewer).
+        if (r.foundation_union[to] & mine).count() < 3 {
+            return false;
+        }
+        let mine = mine.0;
         let count = r.foundation_count[to] as usize;
-        r.foundations[to][..count]
-            .iter()
-            .any(|&mates| mates & mine == mates && !mates.has(sqb(from)))
+        for mates in &r.foundations[to][..count] {
+            let w = mates.0;
+            let missing = (w[0] & !mine[0]) | (w[1] & !mine[1]) | (w[2] & !mine[2]);
+            if missing == 0 && !mates.has(sqb(from)) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether playing `mv` may leave the opponent's King attacked: `false` only when it
@@ -402,7 +481,7 @@ impl CheopsPosition {
         let role = self.move_role(from, c);
         let len = r.n * r.n;
         if r.reach[me.index()][role * len + king].has(sqb(to))
-            && self.attacks_as(to, role, me, king, from)
+            && self.attacks_as(to, role, me, king, from, usize::MAX)
         {
             return true;
         }
@@ -461,6 +540,50 @@ impl CheopsPosition {
         self.attacked_by(side.other(), self.kings[side.index()] as usize)
     }
 
+    /// [`Self::is_legal`] for a move the quick tests could not judge: an ordinary move of
+    /// another piece than the King, outside the Castles' blocks (`blocks`), completing no
+    /// foundation, while no inactive Castle's chair is occupied (`settled`), is judged in
+    /// place; anything else is played on a copy.
+    ///
+    /// Such a move changes the board only by emptying `from` and filling `to` (the piece
+    /// taken there is gone): the Castles, who is active and the closed squares stay as they
+    /// are (see [`Self::quick_legality`]), and a piece's role or papers change nothing in
+    /// the enemy's attacks. So the King is safe after it exactly when no enemy piece but
+    /// the one on `to` attacks it with `from` empty and `to` occupied.
+    #[inline(never)]
+    pub(crate) fn is_legal_with(&self, mv: &CheopsMove, blocks: &Bits, settled: bool) -> bool {
+        let (from, to) = (mv.from as usize, mv.to as usize);
+        let king = self.kings[self.turn.index()] as usize;
+        if !settled
+            || mv.kind != TurnKind::Move
+            || from == king
+            || blocks.has(sqb(from))
+            || blocks.has(sqb(to))
+            || self.may_form_castle(mv)
+        {
+            return self.is_legal(mv);
+        }
+        let r: &Rules = &self.rules;
+        let them = self.turn.other();
+        let len = r.n * r.n;
+        let reach = &r.reach[them.index()];
+        let mut pieces = self.occ[them.index()] & !self.frozen & r.lines[them.index()][king];
+        while let Some(a) = pieces.pop_first() {
+            let s = a.index();
+            if s == to {
+                continue;
+            }
+            let c = self.board[s];
+            let role = self.move_role(s, c);
+            if reach[role * len + king].has(a)
+                && self.attacks_as(s, role, cell_color(c), king, from, to)
+            {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Whether playing `mv` leaves the mover's King safe (7.5).
     #[inline]
     pub(crate) fn is_legal(&self, mv: &CheopsMove) -> bool {
@@ -478,7 +601,9 @@ pub(crate) struct Guard {
     /// A move entering one of these is played on a copy.
     enter: Bits,
     /// The blocks of the Castles.
-    blocks: Bits,
+    pub(crate) blocks: Bits,
+    /// No inactive Castle's chair is occupied (else any turn activates one).
+    pub(crate) settled: bool,
 }
 
 /// The squares whose change may end a check ([`CheopsPosition::evasion`]).
@@ -487,6 +612,8 @@ pub(crate) struct Evasion {
     leave: Bits,
     /// ... and entering none of these leaves the King attacked.
     enter: Bits,
+    /// The blocks of the Castles (a King step touching one is played on a copy).
+    pub(crate) blocks: Bits,
 }
 
 /// How many steps of `(ox, oy)` lead from a square to one `(dx, dy)` away: `Some(k)` with

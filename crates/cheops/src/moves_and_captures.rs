@@ -85,14 +85,13 @@ impl CheopsPosition {
             r.legs_of(role, me, s)
         };
         for leg in legs {
-            let squares = r.leg_squares(leg);
             let rect = leg.flags & LEG_RECT != 0;
             let (moves, captures) = (leg.flags & LEG_MOVES != 0, leg.flags & LEG_CAPTURES != 0);
             if leg.flags & LEG_RIDER == 0 {
                 if quiet_steps {
                     continue;
                 }
-                let t = squares[0] as usize;
+                let t = leg.first as usize;
                 if !open && self.leg_closed(s, t, &closed, rect) {
                     continue;
                 }
@@ -105,12 +104,21 @@ impl CheopsPosition {
                 }
                 continue;
             }
+            let squares = r.leg_squares(leg);
             let hopper = leg.flags & LEG_HOPPER != 0;
             if !QUIET && open && !promotes {
                 // Captures only, no Castle closed to the piece and no promotion: only the
                 // first piece on the line matters (a hopper's screen, then the piece past
                 // it); scanning for it was most of quiescence's move generation.
                 if !captures {
+                    continue;
+                }
+                // Most rays end at once on a piece (an own one mostly): read from the leg.
+                let first = leg.first as usize;
+                if !hopper && self.board[first] != 0 {
+                    if self.capturable(first, me) && !self.chair_shielded(s, first, passes) {
+                        emit(first, true, out);
+                    }
                     continue;
                 }
                 let mut pieces = squares

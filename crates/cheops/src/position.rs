@@ -480,8 +480,11 @@ impl CheopsPosition {
             // Read in place and moved only once a move was dropped: copying every move
             // through the stack was a tenth of the search's time.
             let legal = match &evasion {
-                Some(e) if self.stays_in_check(&out[i], e) => false,
-                _ => self.legal_by(&out[i], guard.as_ref()),
+                Some(e) => match self.evasion_legality(&out[i], e) {
+                    Some(known) => known,
+                    None => self.is_legal_with(&out[i], &e.blocks, true),
+                },
+                None => self.legal_by(&out[i], guard.as_ref()),
             };
             if legal {
                 if keep != i {
@@ -495,8 +498,11 @@ impl CheopsPosition {
 
     #[inline(always)]
     fn legal_by(&self, mv: &CheopsMove, guard: Option<&crate::attack_and_check::Guard>) -> bool {
-        match guard.and_then(|g| self.quick_legality(mv, g)) {
-            Some(known) => known,
+        match guard {
+            Some(g) => match self.quick_legality(mv, g) {
+                Some(known) => known,
+                None => self.is_legal_with(mv, &g.blocks, g.settled),
+            },
             None => self.is_legal(mv),
         }
     }

@@ -56,6 +56,11 @@ pub struct Comp {
     pub captures: bool,
     /// A leap of `D`, `N` or `A`: passes over its whole rectangle (R9).
     pub rect: bool,
+    /// Every offset is one step (at most one file and one rank): then only the offset
+    /// `(sign dx, sign dy)` can reach a square `(dx, dy)` away.
+    pub all_unit: bool,
+    /// Bit `(oy + 1) * 3 + ox + 1` set for each one-step offset `(ox, oy)`.
+    pub unit_dirs: u16,
 }
 
 /// One offset of one Betza component from one square, with the squares it reaches in order
@@ -69,6 +74,9 @@ pub struct Leg {
     pub len: u8,
     /// The component's flags (`LEG_*`).
     pub flags: u8,
+    /// The first square (a leaper's only one): read without the slice (it fits the
+    /// struct's padding).
+    pub first: u8,
 }
 
 /// [`Leg::flags`]: the component repeats its offset.
@@ -146,6 +154,9 @@ pub struct Rules {
     pub foundations: Vec<[Bits; 4]>,
     /// How many of `foundations[s]` are in use.
     pub foundation_count: Vec<u8>,
+    /// The union of `foundations[s]`: with fewer than three of a side's pieces on it, a
+    /// piece of that side landing on `s` completes no foundation.
+    pub foundation_union: Vec<Bits>,
     /// `leg_index[color][role * len + s]`: the range of `legs[color]` of a piece of `role`
     /// and `color` on `s`, in the order of its components and their offsets.
     pub leg_index: [Vec<(u32, u32)>; 2],
@@ -193,6 +204,14 @@ pub struct Rules {
     /// [`Self::rider_between`] for the capturing hoppers only: the squares whose filling
     /// can give one its screen.
     pub hopper_between: [Vec<Bits>; 2],
+    /// `unit_rays[s][(dy + 1) * 3 + dx + 1]`: the squares from `s` (excluded) to the edge
+    /// in the one-step direction `(dx, dy)` (the middle entry empty): the squares strictly
+    /// between `s` and `t` on such a line are `unit_rays[s][d] ^ unit_rays[t][d]` without
+    /// `t`, so an attack along it is read from the occupancy bits.
+    pub unit_rays: Vec<[Bits; 9]>,
+    /// Bit `role + 1` set for the roles that are Rooks or pillars (what can complete a
+    /// Castle's foundation).
+    pub castle_builders: u32,
 }
 
 /// [`Rules::ray_captures`]: a component captures riding (a hopper's included).
@@ -213,13 +232,26 @@ impl Rules {
                 def.moves
                     .components
                     .iter()
-                    .map(|c| Comp {
-                        offsets: c.offsets_for(color).iter().map(|o| (o.dx, o.dy)).collect(),
-                        rider: c.rider,
-                        hopper: c.hopper,
-                        moves: c.mode != Mode::CaptureOnly,
-                        captures: c.mode != Mode::MoveOnly,
-                        rect: matches!(c.atom, 'D' | 'N' | 'A'),
+                    .map(|c| {
+                        let offsets: Vec<(i8, i8)> =
+                            c.offsets_for(color).iter().map(|o| (o.dx, o.dy)).collect();
+                        let unit =
+                            |&(x, y): &(i8, i8)| x.abs() <= 1 && y.abs() <= 1 && (x, y) != (0, 0);
+                        let unit_dirs = offsets
+                            .iter()
+                            .filter(|o| unit(o))
+                            .fold(0u16, |m, &(x, y)| m | 1 << ((y + 1) * 3 + x + 1));
+                        let all_unit = !offsets.is_empty() && offsets.iter().all(unit);
+                        Comp {
+                            offsets,
+                            all_unit,
+                            unit_dirs,
+                            rider: c.rider,
+                            hopper: c.hopper,
+                            moves: c.mode != Mode::CaptureOnly,
+                            captures: c.mode != Mode::MoveOnly,
+                            rect: matches!(c.atom, 'D' | 'N' | 'A'),
+                        }
                     })
                     .collect()
             };
@@ -328,6 +360,7 @@ impl Rules {
                                     start,
                                     len: count as u8,
                                     flags,
+                                    first: leg_squares[start as usize],
                                 });
                             }
                         }
@@ -405,13 +438,41 @@ impl Rules {
                 promotion_approach[1].set(square);
             }
         }
+        let unit_rays = (0..len)
+            .map(|s| {
+                let mut rays = [Bits::EMPTY; 9];
+                for (d, ray) in rays.iter_mut().enumerate() {
+                    let (dx, dy) = (d as i32 % 3 - 1, d as i32 / 3 - 1);
+                    if (dx, dy) == (0, 0) {
+                        continue;
+                    }
+                    let (mut f, mut r) = (file[s] as i32 + dx, rank[s] as i32 + dy);
+                    while f >= 0 && r >= 0 && f < n as i32 && r < n as i32 {
+                        ray.set(menagerie_core::Square((r * n as i32 + f) as u16));
+                        f += dx;
+                        r += dy;
+                    }
+                }
+                rays
+            })
+            .collect();
         let mut cell_letters = [0u8; 32];
         for def in table.defs() {
             let l = def.letter as u8;
             cell_letters[def.role + 1] = l.to_ascii_uppercase();
             cell_letters[(def.role + 1) | 16] = l.to_ascii_lowercase();
         }
+        let castle_builders = (0..ROLE_COUNT)
+            .filter(|&role| classes[role] & (class::ROOK | class::PILLAR) != 0)
+            .fold(0u32, |m, role| m | 1 << (role + 1));
+        let foundation_union = foundations
+            .iter()
+            .map(|f| f.iter().fold(Bits::EMPTY, |u, &m| u | m))
+            .collect();
         Rules {
+            foundation_union,
+            castle_builders,
+            unit_rays,
             leg_index,
             legs,
             leg_squares,
@@ -691,7 +752,10 @@ fn reach_tables(comps: &[[Vec<Comp>; 2]], n: usize) -> ([Vec<Bits>; 2], [Vec<Bit
 /// Whether two components (or two offsets of one) reach the same displacement on an
 /// `n`x`n` board, so that one move could be generated twice.
 fn components_overlap(comps: &[Comp], n: i32) -> bool {
-    let mut seen: Vec<(i32, i32)> = Vec::new();
+    // A move-only and a capture-only component never give the same turn (one ends on an
+    // empty square, the other on a piece): the Master's mR and cpR share every offset but
+    // repeat nothing.
+    let mut seen: Vec<((i32, i32), bool, bool)> = Vec::new();
     for c in comps {
         for &(dx, dy) in &c.offsets {
             let reach = if c.rider { n } else { 1 };
@@ -700,10 +764,13 @@ fn components_overlap(comps: &[Comp], n: i32) -> bool {
                 if d.0.abs() >= n || d.1.abs() >= n {
                     break;
                 }
-                if seen.contains(&d) {
+                if seen
+                    .iter()
+                    .any(|&(e, m, x)| e == d && ((m && c.moves) || (x && c.captures)))
+                {
                     return true;
                 }
-                seen.push(d);
+                seen.push((d, c.moves, c.captures));
             }
         }
     }
@@ -751,6 +818,51 @@ fn between_tables(comps: &[[Vec<Comp>; 2]], n: usize) -> ([Vec<Bits>; 2], [Vec<B
 mod tests {
     use super::*;
     use menagerie_core::Square;
+
+    /// Components overlap (their moves need de-duplicating) only when two of them reach the
+    /// same offset and share a mode: a move-only and a capture-only component never give the
+    /// same turn (the Master's `mRcpR`), a moving and a capturing one can.
+    #[test]
+    fn overlap_needs_a_shared_mode() {
+        let rook = |moves: bool, captures: bool, hopper: bool| Comp {
+            offsets: vec![(1, 0), (-1, 0), (0, 1), (0, -1)],
+            rider: true,
+            hopper,
+            moves,
+            captures,
+            rect: false,
+            all_unit: true,
+            unit_dirs: 0b010_101_010,
+        };
+        let wazir = |moves: bool, captures: bool| Comp {
+            rider: false,
+            ..rook(moves, captures, false)
+        };
+        assert!(!components_overlap(
+            &[rook(true, false, false), rook(false, true, true)],
+            13
+        ));
+        assert!(components_overlap(
+            &[rook(true, true, false), rook(false, true, true)],
+            13
+        ));
+        assert!(components_overlap(
+            &[rook(true, false, false), rook(true, true, true)],
+            13
+        ));
+        assert!(components_overlap(
+            &[rook(true, false, false), wazir(true, false)],
+            9
+        ));
+        assert!(!components_overlap(
+            &[wazir(false, true), rook(true, false, false)],
+            9
+        ));
+        assert!(!components_overlap(&[rook(true, true, false)], 9));
+        let rules = default_rules(Style::Imperial, Settings::default());
+        let dedup: Vec<usize> = (0..ROLE_COUNT).filter(|&r| rules.needs_dedup(r)).collect();
+        assert_eq!(dedup, Vec::<usize>::new());
+    }
 
     /// `with_neighbours` is the square itself and every King step from it, on both board
     /// sizes, at every square (edges and word boundaries included), one square at a time
