@@ -11,6 +11,7 @@
 //! every evaluation (one vector addition a piece), so the position carries nothing for it.
 //! The weights are data (`chess.nnue`), written by `examples/train_nnue.rs`.
 
+use super::terms::Bits;
 use menagerie_chess::{Chess, Role};
 use menagerie_core::Color;
 use std::cell::RefCell;
@@ -214,10 +215,10 @@ impl Network {
             } else {
                 for (index, (now, before)) in boards.iter().zip(last.boards).enumerate() {
                     let rows = &self.pieces[64 * index..64 * index + 64];
-                    for square in Squares(before & !now) {
+                    for square in Bits(before & !now) {
                         sub(&mut last.acc, &rows[square]);
                     }
-                    for square in Squares(now & !before) {
+                    for square in Bits(now & !before) {
                         add(&mut last.acc, &rows[square]);
                     }
                 }
@@ -236,7 +237,7 @@ impl Network {
         acc[HIDDEN..].copy_from_slice(&self.b0);
         for (index, &bits) in boards.iter().enumerate() {
             let rows = &self.pieces[64 * index..64 * index + 64];
-            for square in Squares(bits) {
+            for square in Bits(bits) {
                 add(&mut acc, &rows[square]);
             }
         }
@@ -297,22 +298,6 @@ fn boards(pos: &Chess) -> [u64; 12] {
         }
     }
     out
-}
-
-/// The squares of a bit board, lowest first.
-struct Squares(u64);
-
-impl Iterator for Squares {
-    type Item = usize;
-    #[inline(always)]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let square = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(square)
-    }
 }
 
 /// Takes a piece's rows from the hidden sums (the exact inverse of [`add`]).

@@ -227,7 +227,7 @@ impl Sink for Packed {
 }
 
 /// The squares of a bitboard, lowest first.
-struct Bits(u64);
+pub(super) struct Bits(pub(super) u64);
 
 impl Iterator for Bits {
     type Item = usize;
