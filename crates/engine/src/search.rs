@@ -1350,28 +1350,32 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     fn static_score(&self, pos: &P, ply: usize) -> (i32, i32, Option<usize>) {
         let raw = self.eval.evaluate(pos, self.mobility(ply));
         let slot = self.correction_slot(pos);
-        let corrected = match slot {
+        (self.corrected(raw, slot), raw, slot)
+    }
+
+    /// `raw` moved by the correction history's entry in `slot` (unchanged without one).
+    fn corrected(&self, raw: i32, slot: Option<usize>) -> i32 {
+        match slot {
             Some(s) => {
                 (raw + self.correction[s] / CORRECTION_GRAIN).clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
             }
             None => raw,
-        };
-        (corrected, raw, slot)
+        }
     }
 
     /// Quiescence's standing-pat score: [`Self::static_score`]'s corrected score where only
     /// its side of the window `alpha..beta` matters, so the evaluator may give a bound.
     fn stand_pat_score(&self, pos: &P, ply: usize, alpha: i32, beta: i32) -> i32 {
-        let correction = self
-            .correction_slot(pos)
-            .map_or(0, |s| self.correction[s] / CORRECTION_GRAIN);
+        let slot = self.correction_slot(pos);
+        // The window as the uncorrected score sees it.
+        let correction = self.corrected(0, slot);
         let raw = self.eval.evaluate_within(
             pos,
             self.mobility(ply),
             alpha.saturating_sub(correction),
             beta.saturating_sub(correction),
         );
-        (raw + correction).clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
+        self.corrected(raw, slot)
     }
 
     /// The score of a position with no legal move, from the side to move's view.
