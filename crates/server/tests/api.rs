@@ -212,8 +212,10 @@ async fn every_error_is_a_json_sentence_with_its_status() {
         "{{\"variant\": \"chess\", \"fen\": \"{}\"}}",
         "x".repeat(100_000)
     );
-    let r = s
-        .client
+    // Its own client: the server answers before reading the whole body and then closes
+    // the connection, which the shared client's pool would otherwise hand to the next
+    // request (a broken pipe seen once under load).
+    let r = reqwest::Client::new()
         .post(s.url("/api/games"))
         .header("content-type", "application/json")
         .body(big)
