@@ -5,6 +5,7 @@
 //! `cargo run --release -p menagerie-variants --example train_nnue -- [--epochs N]
 //! [--rate R] [--batch N] [--threads N] [--seed N] [--held FILE] [--out FILE] DATA...`, each DATA file
 //! holding lines `FEN;score` (centipawns, side to move's view, as written by
+//! `search_positions.py`, which made the shipped network's positions, or
 //! `stockfish_positions.py`). The loss is the squared difference of winning chances,
 //! `1 / (1 + e^(-cp/400))`, of the terms' score plus the network's and the file's; Adam, the rate falling
 //! tenfold over the last third of the epochs. The positions of `--held FILE` (or, without

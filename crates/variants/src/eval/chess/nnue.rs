@@ -1,5 +1,7 @@
 //! The chess evaluation's correction network: a small network that adds to the weighted
-//! terms what they misjudge, learnt from positions scored by Stockfish. 768 inputs (each
+//! terms what they misjudge, learnt from Stockfish's static evaluation of positions from our
+//! own games and one or two random moves beyond them (`examples/search_positions.py`;
+//! docs/engine.md, "A network learnt from positions our search reaches"). 768 inputs (each
 //! piece by colour, role and square, seen from one side), one hidden layer of [`HIDDEN`]
 //! clipped-ReLU units per side, one output, clamped to [`LIMIT`] centipawns either way.
 //!
