@@ -1,7 +1,7 @@
 //! The HTTP API (`docs/api.md`): handlers, authentication and JSON errors.
 
-use crate::app::{ApiError, App, Handle, Live, NewGame, Player};
-use crate::games::{self, color_word, parse_color, Viewer};
+use crate::app::{ApiError, App, Created, Handle, Live, NewGame, Player, Seating};
+use crate::games::{self, color_word, Viewer};
 use crate::limits::ClientIp;
 use crate::record;
 use axum::body::{Body, Bytes};
@@ -21,6 +21,10 @@ pub const MAX_BODY: usize = 64 * 1024;
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        if self.status == 503 || self.status == 500 {
+            // Every failed write and every defect leaves one line in the log.
+            crate::log(&format!("answered {}: {}", self.status, self.message));
+        }
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         (status, axum::Json(json!({"error": self.message}))).into_response()
     }
@@ -32,16 +36,41 @@ pub struct JsonBody<T>(pub T);
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
     async fn from_request(req: Request, _state: &S) -> Result<Self, ApiError> {
+        let json = is_json(req.headers());
         let bytes = read_body(req).await?;
         let text = if bytes.iter().all(|b| b.is_ascii_whitespace()) {
             &b"{}"[..]
+        } else if !json {
+            // A form, text/plain or multipart body is what another site's page can send
+            // without asking: only JSON is read.
+            return Err(ApiError::new(
+                415,
+                "the request body must be JSON, sent with Content-Type: application/json",
+            ));
         } else {
             &bytes[..]
         };
-        serde_json::from_slice(text)
+        let value: Value = serde_json::from_slice(text).map_err(|e| {
+            ApiError::bad(format!("the request body is not the JSON expected: {e}"))
+        })?;
+        if !value.is_object() {
+            return Err(ApiError::bad(
+                "the request body is not the JSON expected: an object {...} is expected",
+            ));
+        }
+        serde_json::from_value(value)
             .map(JsonBody)
             .map_err(|e| ApiError::bad(format!("the request body is not the JSON expected: {e}")))
     }
+}
+
+/// Whether the request says its body is JSON (`application/json`, parameters allowed).
+pub fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
 }
 
 /// The body as bytes, at most [`MAX_BODY`].
@@ -68,65 +97,8 @@ fn too_large() -> ApiError {
     )
 }
 
-/// The cookie that holds the seat token of game `id`.
-pub fn cookie_name(id: &str) -> String {
-    format!("menagerie-seat-{id}")
-}
-
-/// The token a request carries for game `id`: `Authorization: Bearer`, else the cookie.
-fn token_of(headers: &HeaderMap, id: &str) -> Option<String> {
-    if let Some(v) = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-    {
-        let v = v.trim();
-        return Some(v.strip_prefix("Bearer ").unwrap_or(v).trim().to_string());
-    }
-    let name = cookie_name(id);
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v.to_string())
-}
-
-/// Who the request is for game `id`: no token, a spectator; a token of another game or none
-/// at all, 403.
-pub async fn viewer_of(app: &App, headers: &HeaderMap, id: &str) -> Result<Viewer, ApiError> {
-    let Some(token) = token_of(headers, id) else {
-        return Ok(Viewer::Spectator);
-    };
-    let seat = app
-        .store
-        .seat(&crate::app::token_hash(&token))
-        .await
-        .map_err(ApiError::unavailable)?;
-    match seat {
-        Some((game, seat)) if game == id => match seat.as_str() {
-            "umpire" => Ok(Viewer::Umpire),
-            other => parse_color(other)
-                .map(Viewer::Player)
-                .ok_or_else(|| ApiError::forbidden("this token opens no seat of this game")),
-        },
-        _ => Err(ApiError::forbidden("this token opens no seat of this game")),
-    }
-}
-
-/// The seat a request acts for: a player's token is required.
-async fn seat_of(app: &App, headers: &HeaderMap, id: &str) -> Result<Color, ApiError> {
-    match viewer_of(app, headers, id).await? {
-        Viewer::Player(c) => Ok(c),
-        Viewer::Umpire => Err(ApiError::forbidden(
-            "the umpire's token watches the game; only a seat's token may act in it",
-        )),
-        Viewer::Spectator => Err(ApiError::forbidden(
-            "only a player may act in this game: send the seat's token (Authorization: Bearer TOKEN)",
-        )),
-    }
-}
+use crate::access::{seat_of, token_of, viewer_of};
+use tower_sessions::Session;
 
 type AppState = State<Arc<App>>;
 
@@ -149,36 +121,96 @@ pub struct CreateBody {
     black: Option<String>,
     #[serde(default)]
     clock: Option<crate::clock::ClockSpec>,
+    /// The creator's seat: `white`, `black`, `random` or `none` (absent: every key).
+    #[serde(default, rename = "as")]
+    seat: Option<String>,
 }
 
-fn created(id: &str, tokens: &[(Color, String)], umpire: Option<&str>) -> Response {
+/// The answer to a game's creation: only the keys its creator may hold.
+fn created(c: &Created) -> Response {
     let mut seats = serde_json::Map::new();
-    for (c, t) in tokens {
+    for (color, t) in &c.tokens {
         seats.insert(
-            color_word(*c).to_string(),
+            color_word(*color).to_string(),
             json!({"token": t, "url": format!("/play/{t}")}),
         );
     }
-    (
-        StatusCode::CREATED,
-        axum::Json(json!({
-            "id": id,
-            "url": format!("/game/{id}"),
-            "seats": seats,
-            "umpire": umpire.map(|t| json!({"token": t})),
-        })),
+    let mut invites = serde_json::Map::new();
+    for (color, code) in &c.invites {
+        invites.insert(
+            color_word(*color).to_string(),
+            json!({"url": format!("/join/{code}"), "color": color_word(*color)}),
+        );
+    }
+    // The one invitation of a game whose creator took a seat.
+    let invite = if c.invites.len() == 1 && c.tokens.len() == 1 {
+        invites.values().next().cloned()
+    } else {
+        None
+    };
+    let id = &c.id;
+    no_store(
+        (
+            StatusCode::CREATED,
+            axum::Json(json!({
+                "id": id,
+                "url": format!("/game/{id}"),
+                "seats": seats,
+                "umpire": c.umpire.as_ref().map(|t| json!({"token": t})),
+                "invite": invite,
+                "invites": invites,
+            })),
+        )
+            .into_response(),
     )
-        .into_response()
+}
+
+/// Reads `"as"`: who receives which key.
+fn seating(seat: Option<&str>) -> Result<Seating, ApiError> {
+    Ok(match seat {
+        None => Seating::All,
+        Some("white") => Seating::As(Color::White),
+        Some("black") => Seating::As(Color::Black),
+        Some("random") => {
+            let mut b = [0u8; 1];
+            getrandom::fill(&mut b)
+                .map_err(|e| ApiError::unavailable(format!("no randomness available: {e}")))?;
+            Seating::As(if b[0] & 1 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            })
+        }
+        Some("none") => Seating::Organiser,
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "\"as\" is \"white\", \"black\", \"random\" or \"none\", not \"{}\"",
+                other.chars().take(20).collect::<String>()
+            )))
+        }
+    })
 }
 
 /// `POST /api/games`.
 pub async fn create(
     State(app): AppState,
     ClientIp(ip): ClientIp,
+    session: Session,
     JsonBody(b): JsonBody<CreateBody>,
 ) -> Result<Response, ApiError> {
     let white = Player::parse(b.white.as_deref().unwrap_or("human"))?;
     let black = Player::parse(b.black.as_deref().unwrap_or("human"))?;
+    let seating = seating(b.seat.as_deref())?;
+    let mut owners = [None, None];
+    if let Seating::As(me) = seating {
+        if [white, black][me.index()] != Player::Human {
+            return Err(ApiError::bad(format!(
+                "you cannot take {}'s seat: the engine plays it",
+                color_word(me)
+            )));
+        }
+        owners[me.index()] = Some(crate::accounts::owner(&app, &session).await?);
+    }
     if let Some(f) = &b.fen {
         if f.len() > 4096 {
             return Err(ApiError::bad(
@@ -187,7 +219,7 @@ pub async fn create(
         }
     }
     app.limits.may_create(ip)?;
-    let (id, tokens, umpire) = app
+    let made = app
         .create(NewGame {
             variant: b.variant,
             fen: b.fen,
@@ -198,43 +230,31 @@ pub async fn create(
                 .map(|c| c.checked())
                 .transpose()
                 .map_err(ApiError::bad)?,
-            seat_hashes: [None, None],
+            seating,
+            owners,
             client: ip,
         })
         .await?;
-    Ok(created(&id, &tokens, Some(&umpire)))
-}
-
-/// `GET /api/games`: the most recently active games.
-pub async fn recent(State(app): AppState) -> Result<Response, ApiError> {
-    let rows = app.store.recent(50).await.map_err(ApiError::unavailable)?;
-    let list: Vec<Value> = rows
-        .iter()
-        .map(|r| {
-            json!({"id": r.id, "variant": r.variant, "white": r.white, "black": r.black,
-                   "created_at": r.created_at, "updated_at": r.updated_at, "finished": r.finished,
-                   "url": format!("/game/{}", r.id)})
-        })
-        .collect();
-    Ok(axum::Json(Value::Array(list)).into_response())
+    Ok(created(&made))
 }
 
 /// `GET /api/games/{id}`.
 pub async fn state(
     State(app): AppState,
     Path(id): Path<String>,
+    session: Session,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let viewer = viewer_of(&app, &headers, &id).await?;
+    let viewer = viewer_of(&app, &headers, &session, &id).await?;
     let h = app.handle(&id).await?;
     let live = h.live.lock().await;
-    let token = token_of(&headers, &id);
     Ok(no_store(
-        axum::Json(live.state_for(viewer, token.as_deref())).into_response(),
+        axum::Json(live.state_for(viewer, None)).into_response(),
     ))
 }
 
-fn no_store(mut r: Response) -> Response {
+/// Marks an answer as one no cache may keep (it depends on who asks).
+pub fn no_store(mut r: Response) -> Response {
     r.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     r
@@ -244,10 +264,11 @@ fn no_store(mut r: Response) -> Response {
 async fn acting(
     app: &Arc<App>,
     headers: &HeaderMap,
+    session: &Session,
     id: &str,
 ) -> Result<(Color, Arc<Handle>, String), ApiError> {
-    let me = seat_of(app, headers, id).await?;
-    let token = token_of(headers, id).unwrap_or_default();
+    let me = seat_of(app, headers, session, id).await?;
+    let token = token_of(headers, id)?.unwrap_or_default();
     let h = app.handle(id).await?;
     Ok((me, h, token))
 }
@@ -269,10 +290,11 @@ pub struct MoveBody {
 pub async fn play(
     State(app): AppState,
     Path(id): Path<String>,
+    session: Session,
     headers: HeaderMap,
     JsonBody(b): JsonBody<MoveBody>,
 ) -> Result<Response, ApiError> {
-    let (me, h, token) = acting(&app, &headers, &id).await?;
+    let (me, h, token) = acting(&app, &headers, &session, &id).await?;
     let mut live = h.live.lock().await;
     if b.mv.len() > 256 {
         return Err(ApiError::bad("a turn's text is at most 256 characters"));
@@ -292,9 +314,10 @@ fn over(live: &Live) -> Result<(), ApiError> {
 pub async fn resign(
     State(app): AppState,
     Path(id): Path<String>,
+    session: Session,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (me, h, token) = acting(&app, &headers, &id).await?;
+    let (me, h, token) = acting(&app, &headers, &session, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
     let o = games::external_outcome(live.game.as_ref(), "resignation", Some(me.other()));
@@ -306,9 +329,10 @@ pub async fn resign(
 pub async fn offer_draw(
     State(app): AppState,
     Path(id): Path<String>,
+    session: Session,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (me, h, token) = acting(&app, &headers, &id).await?;
+    let (me, h, token) = acting(&app, &headers, &session, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
     if live.draw_offer == Some(me.other()) {
@@ -343,9 +367,10 @@ fn opponents_draw_offer(live: &Live, me: Color, verb: &str) -> Result<(), ApiErr
 pub async fn accept_draw(
     State(app): AppState,
     Path(id): Path<String>,
+    session: Session,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (me, h, token) = acting(&app, &headers, &id).await?;
+    let (me, h, token) = acting(&app, &headers, &session, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
     opponents_draw_offer(&live, me, "accept")?;
@@ -358,9 +383,10 @@ pub async fn accept_draw(
 pub async fn decline_draw(
     State(app): AppState,
     Path(id): Path<String>,
+    session: Session,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (me, h, token) = acting(&app, &headers, &id).await?;
+    let (me, h, token) = acting(&app, &headers, &session, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
     opponents_draw_offer(&live, me, "decline")?;
@@ -381,10 +407,11 @@ pub struct ClaimBody {
 pub async fn claim(
     State(app): AppState,
     Path(id): Path<String>,
+    session: Session,
     headers: HeaderMap,
     JsonBody(b): JsonBody<ClaimBody>,
 ) -> Result<Response, ApiError> {
-    let (me, h, token) = acting(&app, &headers, &id).await?;
+    let (me, h, token) = acting(&app, &headers, &session, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
     let offered = games::claims(live.game.as_ref(), Viewer::Player(me));
@@ -425,10 +452,11 @@ pub struct TakebackBody {
 pub async fn takeback(
     State(app): AppState,
     Path(id): Path<String>,
+    session: Session,
     headers: HeaderMap,
     JsonBody(b): JsonBody<TakebackBody>,
 ) -> Result<Response, ApiError> {
-    let (me, h, token) = acting(&app, &headers, &id).await?;
+    let (me, h, token) = acting(&app, &headers, &session, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
     let pending = live.takeback_request;
@@ -503,12 +531,13 @@ fn plies_to_take_back(live: &Live, side: Color) -> Result<u64, ApiError> {
 pub async fn get_record(
     State(app): AppState,
     Path(id): Path<String>,
+    session: Session,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let viewer = viewer_of(&app, &headers, &id).await?;
+    let viewer = viewer_of(&app, &headers, &session, &id).await?;
     let h = app.handle(&id).await?;
     let live = h.live.lock().await;
-    let text = record::write(&live, viewer);
+    let text = record::write(&live, viewer, &record::site_base(&app, &headers));
     let mut r = text.into_response();
     r.headers_mut().insert(
         header::CONTENT_TYPE,
@@ -526,11 +555,25 @@ pub async fn import(
     ClientIp(ip): ClientIp,
     req: Request,
 ) -> Result<Response, ApiError> {
-    let is_json = req
+    let is_json = is_json(req.headers());
+    // A record as text comes as `application/x-chess-pgn`: a type that another site's page
+    // cannot send without asking first (text/plain and forms it can).
+    let is_pgn = req
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| {
+            let v = v.trim();
+            v.eq_ignore_ascii_case("application/x-chess-pgn")
+                || v.eq_ignore_ascii_case("application/vnd.chess-pgn")
+        });
+    if !is_json && !is_pgn {
+        return Err(ApiError::new(
+            415,
+            "a record is sent as JSON {\"record\": TEXT} (Content-Type: application/json) or as text with Content-Type: application/x-chess-pgn",
+        ));
+    }
     let bytes = read_body(req).await?;
     let (text, white, black) = if is_json {
         #[derive(Deserialize)]
@@ -542,7 +585,15 @@ pub async fn import(
             #[serde(default)]
             black: Option<String>,
         }
-        let b: ImportBody = serde_json::from_slice(&bytes).map_err(|e| {
+        let v: Value = serde_json::from_slice(&bytes).map_err(|e| {
+            ApiError::bad(format!("the request body is not the JSON expected: {e}"))
+        })?;
+        if !v.is_object() {
+            return Err(ApiError::bad(
+                "the request body is not the JSON expected: an object {...} is expected",
+            ));
+        }
+        let b: ImportBody = serde_json::from_value(v).map_err(|e| {
             ApiError::bad(format!("the request body is not the JSON expected: {e}"))
         })?;
         (b.record, b.white, b.black)
@@ -553,11 +604,9 @@ pub async fn import(
     };
     let white = Player::parse(white.as_deref().unwrap_or("human"))?;
     let black = Player::parse(black.as_deref().unwrap_or("human"))?;
-    let (id, tokens, umpire) = {
-        app.limits.may_create(ip)?;
-        record::import(&app, &text, [white, black], ip).await?
-    };
-    Ok(created(&id, &tokens, Some(&umpire)))
+    app.limits.may_create(ip)?;
+    let made = record::import(&app, &text, [white, black], ip).await?;
+    Ok(created(&made))
 }
 
 #[derive(Deserialize)]
@@ -597,6 +646,7 @@ pub const MAX_ANALYSIS_LINES: u32 = 8;
 /// `POST /api/analysis`: NDJSON lines, one per iteration, then the best turn.
 pub async fn analysis(
     State(app): AppState,
+    ClientIp(ip): ClientIp,
     JsonBody(b): JsonBody<AnalysisBody>,
 ) -> Result<Response, ApiError> {
     let rules = games::rule_options(&b.rules)?;
@@ -643,12 +693,18 @@ pub async fn analysis(
         ))),
         ..Default::default()
     };
+    // Counted from here until the stream ends (the client reads it or goes away).
+    let guard = app.limits.start_analysis(ip)?;
     let (tx, rx) = tokio::sync::mpsc::channel::<Value>(64);
     app.analyse(game, limits, tx);
-    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+    let rx = (rx, guard);
+    let stream = futures_util::stream::unfold(rx, |(mut rx, guard)| async move {
         let v = rx.recv().await?;
         let line = format!("{v}\n");
-        Some((Ok::<_, std::convert::Infallible>(Bytes::from(line)), rx))
+        Some((
+            Ok::<_, std::convert::Infallible>(Bytes::from(line)),
+            (rx, guard),
+        ))
     });
     let mut r = Response::new(Body::from_stream(stream));
     r.headers_mut().insert(
@@ -707,9 +763,10 @@ pub async fn position(JsonBody(b): JsonBody<PositionBody>) -> Result<Response, A
 pub async fn at_ply(
     State(app): AppState,
     Path((id, ply)): Path<(String, String)>,
+    session: Session,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let viewer = viewer_of(&app, &headers, &id).await?;
+    let viewer = viewer_of(&app, &headers, &session, &id).await?;
     let h = app.handle(&id).await?;
     let live = h.live.lock().await;
     let turns = live.game.ply();
@@ -743,10 +800,11 @@ pub async fn rematch(
     State(app): AppState,
     ClientIp(ip): ClientIp,
     Path(id): Path<String>,
+    session: Session,
     headers: HeaderMap,
     JsonBody(b): JsonBody<RematchBody>,
 ) -> Result<Response, ApiError> {
-    let (me, h, token) = acting(&app, &headers, &id).await?;
+    let (me, h, token) = acting(&app, &headers, &session, &id).await?;
     let mut live = h.live.lock().await;
     if live.outcome().is_none() {
         return Err(ApiError::conflict(
@@ -759,9 +817,9 @@ pub async fn rematch(
         )));
     }
     let opp = me.other();
-    let own_hash = crate::app::token_hash(&crate::app::rematch_token(&token, &id));
-    // Tokens (old game) of the seats the caller holds, by old colour.
-    let mut held: Vec<(Color, String)> = vec![(me, token.clone())];
+    // The seats of this game the caller holds, by old colour.
+    let mut held = [false, false];
+    held[me.index()] = true;
     if let Some(t) = &b.opponent {
         let seat = app
             .store
@@ -773,24 +831,20 @@ pub async fn rematch(
                 "the opponent's token opens no seat of this game",
             ));
         }
-        held.push((opp, t.clone()));
+        held[opp.index()] = true;
     }
-    let at_once = held.len() == 2 || matches!(live.player(opp), Player::Engine(_));
-    // The new game's seat hashes, by old colour.
-    let mut hashes: [Option<String>; 2] = [None, None];
-    for (c, t) in &held {
-        hashes[c.index()] = Some(crate::app::token_hash(&crate::app::rematch_token(t, &id)));
-    }
+    let both_seats = held == [true, true];
+    let at_once = both_seats || matches!(live.player(opp), Player::Engine(_));
     if !at_once {
-        match live.rematch_offer.clone() {
-            Some((c, hash)) if c == opp => hashes[opp.index()] = Some(hash),
+        match live.rematch_offer {
+            Some(c) if c == opp => {}
             Some(_) => {
                 return Err(ApiError::conflict(
                     "you have already offered a rematch; your opponent has not answered",
                 ))
             }
             None => {
-                let ev = json!({"type": "rematch-offer", "color": color_word(me), "seat_hash": own_hash});
+                let ev = json!({"type": "rematch-offer", "color": color_word(me)});
                 app.commit(&h, &mut live, vec![ev]).await?;
                 return ok_state(&live, me, &token);
             }
@@ -798,35 +852,37 @@ pub async fn rematch(
     }
     app.limits.may_create(ip)?;
     let rules: BTreeMap<String, Value> = serde_json::from_str(&live.row.rules).unwrap_or_default();
-    let [white_hash, black_hash] = hashes;
-    let (new_id, _, umpire) = app
+    // The people keep their seats' owners, colours swapped; fresh random tokens go to the
+    // caller's seats only (the opponent takes its own by the rematch link).
+    let [white_owner, black_owner] = app
+        .store
+        .seat_owners(&id)
+        .await
+        .map_err(ApiError::unavailable)?;
+    let made = app
         .create(NewGame {
             variant: live.row.variant.clone(),
             fen: live.row.start_fen.clone(),
             rules,
-            // Colours swapped.
             players: [live.players[1], live.players[0]],
             clock: live.clock.as_ref().map(|c| c.spec),
-            seat_hashes: [black_hash, white_hash],
+            // One screen: both seats and the umpire as before; otherwise only the caller's.
+            seating: if both_seats {
+                Seating::All
+            } else {
+                Seating::Tokens([held[1], held[0]])
+            },
+            owners: [black_owner, white_owner],
             client: ip,
         })
         .await?;
     app.commit(
         &h,
         &mut live,
-        vec![json!({"type": "rematch", "game": new_id})],
+        vec![json!({"type": "rematch", "game": made.id})],
     )
     .await?;
-    let tokens: Vec<(Color, String)> = held
-        .iter()
-        .map(|(c, t)| (c.other(), crate::app::rematch_token(t, &id)))
-        .collect();
-    // Between two people neither gets the umpire's token (it shows the other's secrets).
-    Ok(created(
-        &new_id,
-        &tokens,
-        at_once.then_some(umpire.as_str()),
-    ))
+    Ok(created(&made))
 }
 
 /// `GET /play/{token}`: puts the seat's token in a cookie and opens the game page.
@@ -842,16 +898,14 @@ pub async fn seat_link(
         .seat(&crate::app::token_hash(&token))
         .await
         .map_err(ApiError::unavailable)?;
-    let Some((game, _)) = seat else {
+    // The umpire's token is used as a bearer token only: it opens no seat in a browser.
+    let Some((game, seat)) = seat.filter(|(_, seat)| seat != "umpire") else {
         return Err(ApiError::forbidden("this link opens no seat"));
     };
-    let cookie = format!(
-        "{}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000",
-        cookie_name(&game)
-    );
+    let _ = seat;
     let mut r = StatusCode::SEE_OTHER.into_response();
     let h = r.headers_mut();
-    if let Ok(v) = HeaderValue::from_str(&cookie) {
+    if let Some(v) = crate::seats::seat_cookie(&app, &game, &token) {
         h.insert(header::SET_COOKIE, v);
     }
     if let Ok(v) = HeaderValue::from_str(&format!("/game/{game}")) {
@@ -871,6 +925,7 @@ pub async fn websocket(
     ClientIp(ip): ClientIp,
     Path(id): Path<String>,
     q: Result<Query<SinceQuery>, axum::extract::rejection::QueryRejection>,
+    session: Session,
     headers: HeaderMap,
     ws: Result<
         axum::extract::ws::WebSocketUpgrade,
@@ -880,12 +935,12 @@ pub async fn websocket(
     let Query(q) = q.map_err(|_| {
         ApiError::bad("since is the last version the client saw, a whole number from 0")
     })?;
-    let viewer = viewer_of(&app, &headers, &id).await?;
+    let viewer = viewer_of(&app, &headers, &session, &id).await?;
     let h = app.handle(&id).await?;
     let ws =
         ws.map_err(|e| ApiError::bad(format!("this path takes a websocket: {}", e.body_text())))?;
     let since = q.since.unwrap_or(0).max(0);
-    let token = token_of(&headers, &id);
+    let token = token_of(&headers, &id)?;
     let guard = app.limits.open_socket(ip)?;
     let meter = crate::limits::MessageMeter::new(&app.limits);
     // Messages up to 64 KiB are read so that a large one is refused with a sentence. The

@@ -96,6 +96,18 @@ impl Player {
     }
 }
 
+/// A seat as the game page shows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeatInfo {
+    /// Whether a person has taken it (always, for an engine's seat).
+    pub taken: bool,
+    /// The name of its account (`deleted` once deleted); `None` for anonymous people and
+    /// engines.
+    pub name: Option<String>,
+    /// The account's id (never shown): to rename the seat when the account is deleted.
+    pub account: Option<String>,
+}
+
 /// A game in memory: its facts, the umpire's game and its events.
 pub struct Live {
     /// The fixed facts.
@@ -118,8 +130,12 @@ pub struct Live {
     pub thinking: bool,
     /// The clock, if the game has one.
     pub clock: Option<Clock>,
-    /// The side that offered a rematch, with the hash of its seat token in the new game.
-    pub rematch_offer: Option<(Color, String)>,
+    /// The side that offered a rematch.
+    pub rematch_offer: Option<Color>,
+    /// White's and Black's seats as people see them: taken or not, and by whom.
+    pub seats: [SeatInfo; 2],
+    /// Whether someone holds the umpire's key (the players are told so).
+    pub umpire_key: bool,
     /// The rematch's game id, once it has started.
     pub rematch: Option<String>,
     /// The timer that ends the game when the running side's flag falls.
@@ -179,8 +195,12 @@ impl Live {
                     .claim_by(by, code)
                     .map_err(|e| format!("stored claim '{code}' cannot be replayed: {e}"))?;
             }
-            "rematch-offer" => {
-                self.rematch_offer = color.zip(ev["seat_hash"].as_str().map(str::to_string));
+            "rematch-offer" => self.rematch_offer = color,
+            "joined" => {
+                if let Some(c) = color {
+                    self.seats[c.index()].taken = true;
+                    self.seats[c.index()].name = ev["name"].as_str().map(str::to_string);
+                }
             }
             "rematch" => self.rematch = ev["game"].as_str().map(str::to_string),
             "draw-offer" => self.draw_offer = color,
@@ -206,14 +226,65 @@ impl Live {
         Ok(())
     }
 
+    /// What the lists show of the game once `events` are applied (the game in memory is
+    /// changed only after they are stored, so this plays them on a copy when they move it).
+    pub fn summary_after(&self, events: &[Value]) -> crate::store::Summary {
+        let moves = events
+            .iter()
+            .any(|e| matches!(e["type"].as_str(), Some("turn" | "takeback")));
+        let (turns, to_move) = if moves {
+            let mut g = self.game.fork();
+            for ev in events {
+                match ev["type"].as_str() {
+                    Some("turn") => {
+                        let _ = g.push(ev["canonical"].as_str().unwrap_or(""));
+                    }
+                    Some("takeback") => {
+                        for _ in 0..ev["plies"].as_u64().unwrap_or(0) {
+                            g.pop();
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            (g.ply(), g.turn())
+        } else {
+            (self.game.ply(), self.game.turn())
+        };
+        let end = events.iter().rev().find(|e| e["type"] == "end");
+        let mut s = crate::store::Summary {
+            finished: false,
+            turns: turns as i64,
+            to_move: color_word(to_move).to_string(),
+            ..Default::default()
+        };
+        let text = |v: &Value| v.as_str().map(str::to_string);
+        if let Some(end) = end {
+            s.finished = true;
+            s.result = text(&end["result"]);
+            s.termination = text(&end["code"]);
+            s.sentence = text(&end["sentence"]);
+            s.winner = text(&end["winner"]);
+        } else if let Some(o) = self.outcome() {
+            let j = games::outcome_json(&o);
+            s.finished = true;
+            s.result = text(&j["result"]);
+            s.termination = text(&j["code"]);
+            s.sentence = text(&j["sentence"]);
+            s.winner = text(&j["winner"]);
+        }
+        s
+    }
+
     /// The event as `viewer` may see it (no seat token known: a rematch's url is null).
     pub fn project(&self, ev: &Value, viewer: Viewer) -> Value {
         self.project_for(ev, viewer, None)
     }
 
-    /// The event as `viewer`, holding `token`, may see it: a rematch carries that viewer's
-    /// own seat link in the new game (`null` for spectators and the umpire).
-    pub fn project_for(&self, ev: &Value, viewer: Viewer, token: Option<&str>) -> Value {
+    /// The event as `viewer` may see it: a rematch carries a player's link to its own seat
+    /// in the new game (`null` for spectators and the umpire). `_token` is not used: no
+    /// event carries a token.
+    pub fn project_for(&self, ev: &Value, viewer: Viewer, _token: Option<&str>) -> Value {
         if ev["type"] != "turn" {
             let mut ev = ev.clone();
             if let Some(o) = ev.as_object_mut() {
@@ -221,7 +292,7 @@ impl Live {
                 o.remove("seat_hash");
             }
             if ev["type"] == "rematch" {
-                ev["url"] = json!(self.rematch_url(viewer, token));
+                ev["url"] = json!(self.rematch_url(viewer));
             }
             return ev;
         }
@@ -229,14 +300,22 @@ impl Live {
         json!({"type": "turn", "color": ev["color"], "ply": ev["ply"], "canonical": c, "human": h})
     }
 
-    /// The seat link of `viewer` (holding `token`) in this game's rematch.
-    fn rematch_url(&self, viewer: Viewer, token: Option<&str>) -> Option<String> {
-        match (viewer, token) {
-            (Viewer::Player(_), Some(t)) => {
-                Some(format!("/play/{}", rematch_token(t, &self.row.id)))
-            }
+    /// The link by which a player takes its own seat in this game's rematch (a fresh token
+    /// is made for whoever holds this game's seat when it is opened); none for others.
+    fn rematch_url(&self, viewer: Viewer) -> Option<String> {
+        match viewer {
+            Viewer::Player(_) => Some(format!("/game/{}/rematch", self.row.id)),
             _ => None,
         }
+    }
+
+    /// The seats as the page shows them: `{"white": {"player", "name", "taken"}, ...}`.
+    pub fn seats_json(&self) -> Value {
+        let one = |c: Color| {
+            let s = &self.seats[c.index()];
+            json!({"player": self.players[c.index()].text(), "name": s.name, "taken": s.taken})
+        };
+        json!({"white": one(Color::White), "black": one(Color::Black)})
     }
 
     /// The game as `viewer` may see it, with no seat token known.
@@ -244,8 +323,8 @@ impl Live {
         self.state_for(viewer, None)
     }
 
-    /// The game as `viewer`, holding `token`, may see it (Contract 3's state JSON).
-    pub fn state_for(&self, viewer: Viewer, token: Option<&str>) -> Value {
+    /// The game as `viewer` may see it (Contract 3's state JSON); `_token` is not used.
+    pub fn state_for(&self, viewer: Viewer, _token: Option<&str>) -> Value {
         let g = self.game.as_ref();
         let moves = games::moves_seen(g, viewer);
         let view = games::view_position(g, viewer, &self.rules);
@@ -279,8 +358,10 @@ impl Live {
             "takeback_request": self.takeback_request.map(color_word),
             "claims": if outcome.is_none() { games::claims_json(&games::claims(g, viewer)) } else { Vec::new() },
             "clock": self.clock.as_ref().map(|c| c.json(now_ms())),
-            "rematch_offer": self.rematch_offer.as_ref().map(|(c, _)| color_word(*c)),
-            "rematch": self.rematch.as_ref().map(|g| json!({"game": g, "url": self.rematch_url(viewer, token)})),
+            "rematch_offer": self.rematch_offer.map(color_word),
+            "rematch": self.rematch.as_ref().map(|g| json!({"game": g, "url": self.rematch_url(viewer)})),
+            "seats": self.seats_json(),
+            "umpire_key": self.umpire_key,
         })
     }
 }
@@ -309,6 +390,13 @@ pub struct App {
     pub analysis_slots: Arc<Semaphore>,
     /// The limits per client.
     pub limits: Arc<crate::limits::Limits>,
+    /// The sessions' store (the same database).
+    pub sessions: crate::accounts::Sessions,
+    /// The address people reach the server at (`--public-url`), if given: records' `Site`,
+    /// the origin checks.
+    pub public_url: Option<String>,
+    /// Whether cookies are marked `Secure` (the public address is HTTPS).
+    pub secure_cookies: bool,
 }
 
 /// SHA-256 of a token, in hex.
@@ -316,14 +404,6 @@ pub fn token_hash(token: &str) -> String {
     use sha2::{Digest, Sha256};
     let d = Sha256::digest(token.as_bytes());
     d.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The seat token in a game's rematch of the player holding `token` in game `game`: derived
-/// (SHA-256), so that the server never stores a token and each player reads its own link.
-pub fn rematch_token(token: &str, game: &str) -> String {
-    let mut t = token_hash(&format!("menagerie-rematch:{game}:{token}"));
-    t.truncate(32);
-    t
 }
 
 /// 128 random bits in hex.
@@ -359,17 +439,62 @@ pub struct NewGame {
     pub players: [Player; 2],
     /// The clock, if any (checked).
     pub clock: Option<ClockSpec>,
-    /// For White and Black: the hash of a seat token chosen beforehand (a rematch), else a
-    /// random token is made for a human seat.
-    pub seat_hashes: [Option<String>; 2],
+    /// Who gets which key.
+    pub seating: Seating,
+    /// Who owns White's and Black's seats from the start (the creator's seat; a rematch's
+    /// players).
+    pub owners: [Option<crate::accounts::Owner>; 2],
     /// The address that asks for it (counted against its limits).
     pub client: Option<std::net::IpAddr>,
+}
+
+/// Who receives which key of a new game (issue 29: no key in the wrong hands).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seating {
+    /// Every human seat's token and the umpire's, to the creator: two players at one
+    /// screen, tools and tests (a request without `"as"`).
+    All,
+    /// The creator takes this seat only: an invitation for the other human seat, no umpire.
+    As(Color),
+    /// The creator takes no seat (an organiser, an arbiter): an invitation for each human
+    /// seat, and the umpire's token.
+    Organiser,
+    /// Tokens for these seats only (a rematch: the caller's), no invitation, no umpire.
+    Tokens([bool; 2]),
+}
+
+/// The keys of a new game, each for the creator to hand on as it should.
+#[derive(Debug, Default)]
+pub struct Created {
+    /// The game's id.
+    pub id: String,
+    /// The seat tokens the creator receives.
+    pub tokens: Vec<(Color, String)>,
+    /// The umpire's token, when the creator receives it.
+    pub umpire: Option<String>,
+    /// Invitation codes for seats still to be taken.
+    pub invites: Vec<(Color, String)>,
 }
 
 impl App {
     /// A server on `store` with `engine_threads` engine searches at once.
     pub fn new(store: Store, engine_threads: usize) -> Arc<App> {
+        Self::with_public_url(store, engine_threads, None)
+    }
+
+    /// A server reached at `public_url` (cookies `Secure` when it is HTTPS).
+    pub fn with_public_url(
+        store: Store,
+        engine_threads: usize,
+        public_url: Option<String>,
+    ) -> Arc<App> {
+        let public_url = public_url.map(|u| u.trim_end_matches('/').to_string());
         Arc::new(App {
+            sessions: crate::accounts::Sessions::new(&store),
+            secure_cookies: public_url
+                .as_deref()
+                .is_some_and(|u| u.starts_with("https://")),
+            public_url,
             store,
             games: StdMutex::new(HashMap::new()),
             engine_slots: Arc::new(Semaphore::new(engine_threads.max(1))),
@@ -387,6 +512,23 @@ impl App {
     /// How many games are in memory.
     pub fn cached_count(&self) -> usize {
         self.games.lock().map_or(0, |m| m.len())
+    }
+
+    /// An account was deleted: the games in memory name its seats `deleted`, as the
+    /// database now does.
+    pub async fn account_deleted(&self, account: &str) {
+        let handles: Vec<Arc<Handle>> = match self.games.lock() {
+            Ok(map) => map.values().cloned().collect(),
+            Err(_) => return,
+        };
+        for h in handles {
+            let mut live = h.live.lock().await;
+            for seat in &mut live.seats {
+                if seat.account.as_deref() == Some(account) {
+                    seat.name = Some("deleted".to_string());
+                }
+            }
+        }
     }
 
     /// Drops from memory the games no request, websocket or engine holds that are over or
@@ -448,7 +590,25 @@ impl App {
             flag_task: None,
             rematch_offer: None,
             rematch: None,
+            seats: Default::default(),
+            umpire_key: false,
         };
+        let (seats, umpire_key) = self
+            .store
+            .seat_info(id)
+            .await
+            .map_err(ApiError::unavailable)?;
+        for c in Color::BOTH {
+            live.seats[c.index()] = if matches!(live.players[c.index()], Player::Engine(_)) {
+                SeatInfo {
+                    taken: true,
+                    ..SeatInfo::default()
+                }
+            } else {
+                seats[c.index()].clone()
+            };
+        }
+        live.umpire_key = umpire_key;
         if let Some((initial_ms, increment_ms)) =
             self.store.clock(id).await.map_err(ApiError::unavailable)?
         {
@@ -580,31 +740,58 @@ impl App {
         }
     }
 
-    /// Creates a game; returns its id and the tokens of its human seats and its umpire.
-    pub async fn create(
-        self: &Arc<Self>,
-        new: NewGame,
-    ) -> Result<(String, Vec<(Color, String)>, String), ApiError> {
+    /// Creates a game; returns the keys its creator receives (`new.seating` says which).
+    pub async fn create(self: &Arc<Self>, new: NewGame) -> Result<Created, ApiError> {
         let rules = games::rule_options(&new.rules)?;
         let variant = games::variant_id(&new.variant)?;
         let game = games::open(variant, new.fen.as_deref(), &rules)?;
         let start_fen = new.fen.as_ref().map(|_| game.start_fen());
         let id = random_id()?;
         let mut seats = Vec::new();
-        let mut tokens = Vec::new();
+        let mut created = Created {
+            id: id.clone(),
+            ..Created::default()
+        };
+        let mut invite_rows = Vec::new();
         for c in Color::BOTH {
-            if new.players[c.index()] == Player::Human {
-                if let Some(hash) = &new.seat_hashes[c.index()] {
-                    seats.push((hash.clone(), color_word(c).to_string()));
-                } else {
-                    let t = random_hex()?;
-                    seats.push((token_hash(&t), color_word(c).to_string()));
-                    tokens.push((c, t));
-                }
+            if new.players[c.index()] != Player::Human {
+                continue;
+            }
+            let token_for_creator = match new.seating {
+                Seating::All => true,
+                Seating::As(me) => me == c,
+                Seating::Organiser => false,
+                Seating::Tokens(which) => which[c.index()],
+            };
+            let invite = match new.seating {
+                Seating::As(me) => me != c,
+                Seating::Organiser => true,
+                Seating::All | Seating::Tokens(_) => false,
+            };
+            if token_for_creator {
+                let t = random_hex()?;
+                seats.push((token_hash(&t), color_word(c).to_string()));
+                created.tokens.push((c, t));
+            }
+            if invite {
+                let code = random_hex()?;
+                invite_rows.push((token_hash(&code), color_word(c).to_string()));
+                created.invites.push((c, code));
             }
         }
-        let umpire = random_hex()?;
-        seats.push((token_hash(&umpire), "umpire".to_string()));
+        if matches!(new.seating, Seating::All | Seating::Organiser) {
+            let umpire = random_hex()?;
+            seats.push((token_hash(&umpire), "umpire".to_string()));
+            created.umpire = Some(umpire);
+        }
+        let owners: Vec<(String, Option<String>, Option<String>)> = Color::BOTH
+            .iter()
+            .filter_map(|c| {
+                let o = new.owners[c.index()].as_ref()?;
+                let (account, anon) = o.columns();
+                Some((color_word(*c).to_string(), account, anon))
+            })
+            .collect();
         let now = now_ms();
         let row = GameRow {
             id: id.clone(),
@@ -616,10 +803,14 @@ impl App {
             created_at: now,
             updated_at: now,
             finished: false,
+            summary: crate::store::Summary {
+                to_move: color_word(game.turn()).to_string(),
+                ..Default::default()
+            },
         };
         let clock = new.clock.map(|c| (c.initial_ms, c.increment_ms));
         self.store
-            .create_game_with_clock(&row, &seats, clock)
+            .create_game_full(&row, &seats, clock, &owners, &invite_rows)
             .await
             .map_err(ApiError::unavailable)?;
         self.limits.created(new.client, &id);
@@ -629,7 +820,7 @@ impl App {
             let mut live = h.live.lock().await;
             self.maybe_engine(&h, &mut live);
         }
-        Ok((id, tokens, umpire))
+        Ok(created)
     }
 
     /// Commits `events` (umpire form) for the game: the database first, then memory, then
@@ -650,11 +841,12 @@ impl App {
             }
         }
         let datas: Vec<String> = events.iter().map(|e| e.to_string()).collect();
-        // The state after these events, for the `finished` flag.
-        let finishes = live.outcome().is_some() || events.iter().any(|e| e["type"] == "end");
+        // The game as it stands after these events, for the lists.
+        let summary = live.summary_after(&events);
+        let finishes = summary.finished;
         match self
             .store
-            .append(&live.row.id, first, &datas, finishes)
+            .append(&live.row.id, first, &datas, &summary)
             .await
         {
             Ok(()) => {}

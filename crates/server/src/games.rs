@@ -173,8 +173,24 @@ fn seen_by(viewer: Viewer) -> Option<Option<Color>> {
 /// The turns played so far as `viewer` may know them: `(canonical, human)` (Contract 4).
 pub fn moves_seen(game: &dyn AnyGame, viewer: Viewer) -> Vec<(String, String)> {
     match seen_by(viewer) {
-        None => game.history(),
+        None => game
+            .history()
+            .into_iter()
+            .zip(game.history_seen_by(None))
+            .map(|(umpire, public)| with_public_answer(umpire, public))
+            .collect(),
         Some(v) => game.history_seen_by(v),
+    }
+}
+
+/// The umpire's text of a turn with what everyone was told of it: where the public text
+/// extends the umpire's (an inspection's answer, `inspect:g5` → `inspect:g5=D`), the public
+/// one, so that the umpire knows at least what the players know.
+fn with_public_answer(umpire: (String, String), public: (String, String)) -> (String, String) {
+    if public.0.len() > umpire.0.len() && public.0.starts_with(&umpire.0) {
+        public
+    } else {
+        umpire
     }
 }
 
@@ -206,6 +222,9 @@ pub fn event_seen(ev: &Value, viewer: Viewer) -> (String, String) {
         )
     };
     match key {
+        None if ev["seen"]["spectator"].is_object() => {
+            with_public_answer(pick(ev), pick(&ev["seen"]["spectator"]))
+        }
         None => pick(ev),
         Some(k) if ev["seen"][k].is_object() => pick(&ev["seen"][k]),
         // An event without its viewers' texts: only games with no secrets store those.

@@ -5,13 +5,17 @@
 
 #![warn(missing_docs)]
 
+pub mod access;
+pub mod accounts;
 mod api;
 pub mod app;
 pub mod clock;
 pub mod games;
 pub mod limits;
 mod pages;
-mod record;
+pub mod profiles;
+pub mod record;
+pub mod seats;
 pub mod store;
 mod ws;
 
@@ -60,6 +64,10 @@ pub struct ServeArgs {
     /// How many websockets one address may hold open at once (docs/api.md, Limits).
     #[arg(long, default_value_t = 64)]
     pub sockets_per_address: usize,
+    /// The address people reach the server at, e.g. `https://play.example.org` behind a
+    /// proxy: records' `Site` tag, the same-origin check, and `Secure` cookies when HTTPS.
+    #[arg(long)]
+    pub public_url: Option<String>,
 }
 
 impl ServeArgs {
@@ -77,9 +85,11 @@ img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none
 
 /// The routes of the server over `app`.
 pub fn router(app: Arc<app::App>) -> Router {
+    let sessions = accounts::session_layer(app.sessions.clone(), app.secure_cookies);
+    let public = Arc::new(app.public_url.clone());
     let api = Router::new()
         .route("/api/variants", get(api::variants))
-        .route("/api/games", post(api::create).get(api::recent))
+        .route("/api/games", post(api::create).get(profiles::recent))
         .route("/api/games/import", post(api::import))
         .route("/api/games/{id}", get(api::state))
         .route("/api/games/{id}/move", post(api::play))
@@ -96,10 +106,30 @@ pub fn router(app: Arc<app::App>) -> Router {
         .route("/api/games/{id}/ws", get(api::websocket))
         .route("/api/analysis", post(api::analysis))
         .route("/api/rules/{variant}", get(api::rules_text))
+        .route("/api/join/{code}", post(seats::join_api))
+        .route("/api/games/{id}/rematch-seat", post(seats::rematch_api))
+        .route(
+            "/api/account",
+            get(accounts::account).delete(accounts::delete),
+        )
+        .route("/api/account/signup", post(accounts::signup))
+        .route("/api/account/login", post(accounts::login))
+        .route("/api/account/logout", post(accounts::logout))
+        .route("/api/account/password", post(accounts::change_password))
+        .route("/api/account/games", get(profiles::my_games))
+        .route("/api/users/{name}", get(profiles::user))
+        .route("/api/users/{name}/games", get(profiles::user_games))
+        .route("/api/users/{name}/games.pgn", get(profiles::user_pgn))
         .route("/api", any(api::api_not_found))
         .route("/api/", any(api::api_not_found))
         .route("/api/{*rest}", any(api::api_not_found))
         .route("/play/{token}", get(api::seat_link))
+        .route("/join/{code}", get(seats::join_page))
+        .route("/game/{id}/rematch", get(seats::rematch_page))
+        .route("/login", get(pages::login))
+        .route("/account", get(pages::account))
+        .route("/my-games", get(pages::my_games))
+        .route("/@/{name}", get(pages::profile))
         .route("/", get(pages::home))
         .route("/game/{id}", get(pages::game))
         .route("/analysis", get(pages::analysis))
@@ -107,7 +137,16 @@ pub fn router(app: Arc<app::App>) -> Router {
         .route("/rules/{variant}", get(pages::rules))
         .route("/static/{*path}", get(pages::static_file))
         .method_not_allowed_fallback(method_not_allowed)
-        .with_state(app);
+        .with_state(app)
+        .layer(sessions)
+        .layer(axum::middleware::from_fn_with_state(
+            public,
+            |axum::extract::State(public): axum::extract::State<Arc<Option<String>>>,
+             request: axum::extract::Request,
+             next: axum::middleware::Next| {
+                access::refuse_other_sites(public, request, next)
+            },
+        ));
     layers(api)
 }
 
@@ -202,7 +241,9 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
     tokio::task::spawn_blocking(games::variants_json)
         .await
         .map_err(|e| format!("the variants failed to start: {e}"))?;
-    let app = app::App::new(store, threads);
+    let app = app::App::with_public_url(store, threads, args.public_url.clone());
+    app.sessions
+        .delete_expired_every(std::time::Duration::from_secs(3600));
     app.limits.configure(
         args.games_per_minute,
         args.open_games,

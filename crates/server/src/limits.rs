@@ -59,6 +59,35 @@ struct Usage {
     creator: HashMap<String, IpAddr>,
     /// Open websockets per address.
     sockets: HashMap<IpAddr, usize>,
+    /// Login attempts per name (lower case) and per address, and sign-ups per address.
+    logins_by_name: HashMap<String, VecDeque<Instant>>,
+    logins_by_ip: HashMap<IpAddr, VecDeque<Instant>>,
+    signups_by_ip: HashMap<IpAddr, VecDeque<Instant>>,
+    /// Analysis searches running or queued per address.
+    analyses: HashMap<IpAddr, usize>,
+}
+
+/// The window login attempts are counted over (lichess's).
+pub const LOGIN_WINDOW: Duration = Duration::from_secs(600);
+/// Login attempts one name may have in [`LOGIN_WINDOW`].
+pub const LOGINS_PER_NAME: usize = 10;
+/// Login attempts one address may make in [`LOGIN_WINDOW`].
+pub const LOGINS_PER_ADDRESS: usize = 200;
+/// Accounts one address may create in [`LOGIN_WINDOW`].
+pub const SIGNUPS_PER_ADDRESS: usize = 20;
+/// Analysis searches one address may have running or queued at once.
+pub const ANALYSES_PER_ADDRESS: usize = 2;
+
+/// Counts one event in a sliding window; `false` (and nothing counted) when `max` are in it.
+fn within(q: &mut VecDeque<Instant>, window: Duration, max: usize, now: Instant) -> bool {
+    while q.front().is_some_and(|t| now.duration_since(*t) > window) {
+        q.pop_front();
+    }
+    if q.len() >= max {
+        return false;
+    }
+    q.push_back(now);
+    true
 }
 
 impl Default for Limits {
@@ -176,7 +205,8 @@ impl Limits {
             .store(sockets_per_ip, std::sync::atomic::Ordering::Relaxed);
     }
 
-    /// Forgets creation times older than a minute (called now and then).
+    /// Forgets creation times older than a minute and login attempts older than their
+    /// window (called now and then).
     pub fn sweep(&self) {
         let Ok(mut u) = self.usage.lock() else { return };
         let now = Instant::now();
@@ -184,6 +214,84 @@ impl Limits {
             q.retain(|t| now.duration_since(*t) <= Duration::from_secs(60));
             !q.is_empty()
         });
+        let fresh = |q: &mut VecDeque<Instant>| {
+            q.retain(|t| now.duration_since(*t) <= LOGIN_WINDOW);
+            !q.is_empty()
+        };
+        u.logins_by_name.retain(|_, q| fresh(q));
+        u.logins_by_ip.retain(|_, q| fresh(q));
+        u.signups_by_ip.retain(|_, q| fresh(q));
+    }
+
+    /// Counts a login attempt for `name` from `ip`; 429 past 10 a name or 200 an address in
+    /// ten minutes (lichess's limits).
+    pub fn may_log_in(&self, ip: Option<IpAddr>, name: &str) -> Result<(), ApiError> {
+        let Ok(mut u) = self.usage.lock() else {
+            return Ok(());
+        };
+        let now = Instant::now();
+        if let Some(ip) = ip {
+            let q = u.logins_by_ip.entry(ip).or_default();
+            if !within(q, LOGIN_WINDOW, LOGINS_PER_ADDRESS, now) {
+                return Err(ApiError::new(429, format!("this address has tried to log in {LOGINS_PER_ADDRESS} times in ten minutes, the most allowed; wait and try again")));
+            }
+        }
+        let q = u
+            .logins_by_name
+            .entry(name.to_ascii_lowercase())
+            .or_default();
+        if !within(q, LOGIN_WINDOW, LOGINS_PER_NAME, now) {
+            return Err(ApiError::new(429, format!("this name has had {LOGINS_PER_NAME} login attempts in ten minutes, the most allowed; wait and try again")));
+        }
+        Ok(())
+    }
+
+    /// Counts an account created from `ip`; 429 past 20 in ten minutes.
+    pub fn may_sign_up(&self, ip: Option<IpAddr>) -> Result<(), ApiError> {
+        let (Some(ip), Ok(mut u)) = (ip, self.usage.lock()) else {
+            return Ok(());
+        };
+        let q = u.signups_by_ip.entry(ip).or_default();
+        if !within(q, LOGIN_WINDOW, SIGNUPS_PER_ADDRESS, Instant::now()) {
+            return Err(ApiError::new(429, format!("this address has created {SIGNUPS_PER_ADDRESS} accounts in ten minutes, the most allowed; wait and try again")));
+        }
+        Ok(())
+    }
+
+    /// Starts an analysis for `ip` if it has fewer than [`ANALYSES_PER_ADDRESS`] running or
+    /// queued; the guard ends it.
+    pub fn start_analysis(self: &Arc<Self>, ip: Option<IpAddr>) -> Result<AnalysisGuard, ApiError> {
+        if let (Some(ip), Ok(mut u)) = (ip, self.usage.lock()) {
+            let n = u.analyses.entry(ip).or_default();
+            if *n >= ANALYSES_PER_ADDRESS {
+                return Err(ApiError::new(429, format!("this address has {ANALYSES_PER_ADDRESS} analyses running, the most allowed; stop one or wait for it to end")));
+            }
+            *n += 1;
+        }
+        Ok(AnalysisGuard {
+            limits: self.clone(),
+            ip,
+        })
+    }
+}
+
+/// One analysis of an address, running or queued; dropping it ends the count.
+pub struct AnalysisGuard {
+    limits: Arc<Limits>,
+    ip: Option<IpAddr>,
+}
+
+impl Drop for AnalysisGuard {
+    fn drop(&mut self) {
+        let (Some(ip), Ok(mut u)) = (self.ip, self.limits.usage.lock()) else {
+            return;
+        };
+        if let Some(n) = u.analyses.get_mut(&ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                u.analyses.remove(&ip);
+            }
+        }
     }
 }
 
@@ -216,16 +324,25 @@ impl MessageMeter {
         }
     }
 
+    /// The refusal of a message too big (`len` bytes, when known).
+    pub fn too_big(&self, len: Option<usize>) -> (u16, String) {
+        let has = len.map_or_else(
+            || "this one is larger".to_string(),
+            |n| format!("this one has {n}"),
+        );
+        (
+            413,
+            format!(
+                "a websocket message is at most {} bytes; {has}",
+                self.max_bytes
+            ),
+        )
+    }
+
     /// `Err((status, sentence))` when a message of `len` bytes is refused.
     pub fn check(&mut self, len: usize) -> Result<(), (u16, String)> {
         if len > self.max_bytes {
-            return Err((
-                413,
-                format!(
-                    "a websocket message is at most {} bytes; this one has {len}",
-                    self.max_bytes
-                ),
-            ));
+            return Err(self.too_big(Some(len)));
         }
         let now = Instant::now();
         while self

@@ -1,6 +1,6 @@
 //! Game records in a PGN-like form (tags, then movetext), written per viewer and read back.
 
-use crate::app::{ApiError, App, Live, NewGame, Player};
+use crate::app::{ApiError, App, Created, Live, NewGame, Player, Seating};
 use crate::games::{self, color_word, Viewer};
 use menagerie_core::Color;
 use menagerie_play::record::Record;
@@ -15,22 +15,73 @@ fn tag(out: &mut String, name: &str, value: &str) {
     ));
 }
 
+/// The server's absolute address for records' `Site`: `--public-url`, else the address the
+/// request was sent to.
+pub fn site_base(app: &App, headers: &axum::http::HeaderMap) -> String {
+    if let Some(u) = &app.public_url {
+        return u.clone();
+    }
+    let host = headers
+        .get(axum::http::header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| {
+            h.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | ':' | '-' | '[' | ']'))
+        })
+        .unwrap_or("localhost");
+    format!("http://{host}")
+}
+
+/// A date in PGN's form, `YYYY.MM.DD` (UTC), from Unix milliseconds.
+pub fn pgn_date(ms: i64) -> String {
+    match time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)) {
+        Ok(t) => format!("{:04}.{:02}.{:02}", t.year(), u8::from(t.month()), t.day()),
+        Err(_) => "????.??.??".to_string(),
+    }
+}
+
+/// The name a record gives the player of `c`: the account, "Anonymous", or the engine.
+pub fn player_name(live: &Live, c: Color) -> String {
+    match live.players[c.index()] {
+        Player::Engine(level) => format!("Menagerie level {level}"),
+        Player::Human => live.seats[c.index()]
+            .name
+            .clone()
+            .unwrap_or_else(|| "Anonymous".to_string()),
+    }
+}
+
 /// The record of a game as `viewer` may read it: the umpire's (every secret) for the umpire
-/// and for everyone once the game is over; each player's own view while it runs.
-pub fn write(live: &Live, viewer: Viewer) -> String {
+/// and for everyone once the game is over; each player's own view while it runs. The tags
+/// begin with the Seven Tag Roster (`site` is the server's absolute address).
+pub fn write(live: &Live, viewer: Viewer, site: &str) -> String {
     let g = live.game.as_ref();
     let outcome = live.outcome();
     let full = viewer == Viewer::Umpire || outcome.is_some();
     let mut out = String::new();
+    let result = outcome.as_ref().map_or("*", |o| o.result());
     tag(&mut out, "Event", "Menagerie game");
-    tag(&mut out, "Site", &format!("/game/{}", live.row.id));
+    tag(&mut out, "Site", &format!("{site}/game/{}", live.row.id));
+    tag(&mut out, "Date", &pgn_date(live.row.created_at));
+    tag(&mut out, "Round", "-");
+    tag(&mut out, "White", &player_name(live, Color::White));
+    tag(&mut out, "Black", &player_name(live, Color::Black));
+    tag(&mut out, "Result", result);
     tag(&mut out, "Variant", g.variant());
-    tag(&mut out, "White", &live.players[0].text());
-    tag(&mut out, "Black", &live.players[1].text());
-    if let Some(start) = &live.row.start_fen {
-        // Only the umpire's string is a start a game can be opened at; a position string
-        // given at creation is public (its papers are its creator's choice).
-        tag(&mut out, "FEN", start);
+    tag(&mut out, "WhitePlayer", &live.players[0].text());
+    tag(&mut out, "BlackPlayer", &live.players[1].text());
+    if live.row.start_fen.is_some() {
+        // The start as this reader may see it: a start's sealed papers are the umpire's
+        // until the game is over.
+        let fen = if full {
+            g.start_fen()
+        } else {
+            games::at_ply_json(g, viewer, 0)["fen"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        };
+        tag(&mut out, "FEN", &fen);
     }
     let rules: BTreeMap<String, Value> = serde_json::from_str(&live.row.rules).unwrap_or_default();
     if !rules.is_empty() {
@@ -52,8 +103,6 @@ pub fn write(live: &Live, viewer: Viewer) -> String {
             .collect();
         tag(&mut out, "Claims", &list.join(", "));
     }
-    let result = outcome.as_ref().map_or("*", |o| o.result());
-    tag(&mut out, "Result", result);
     if let Some(o) = &outcome {
         tag(&mut out, "Termination", &o.termination.code());
         if let Some(p) = o.points {
@@ -144,13 +193,14 @@ fn read_claims(text: &str) -> Result<Vec<(usize, Color, String)>, ApiError> {
     Ok(out)
 }
 
-/// Creates a game from a record; returns its id, seat tokens and umpire token.
+/// Creates a game from a record; returns its keys (every seat and the umpire's: the
+/// importer holds the whole record anyway).
 pub async fn import(
     app: &Arc<App>,
     text: &str,
     players: [Player; 2],
     client: Option<std::net::IpAddr>,
-) -> Result<(String, Vec<(Color, String)>, String), ApiError> {
+) -> Result<Created, ApiError> {
     let rec = parse(text)?;
     let variant = rec
         .tag("Variant")
@@ -229,17 +279,19 @@ pub async fn import(
             events.push(end);
         }
     }
-    let (id, tokens, umpire) = app
+    let made = app
         .create(NewGame {
             variant,
             fen,
             rules,
             players,
             clock: None,
-            seat_hashes: [None, None],
+            seating: Seating::All,
+            owners: [None, None],
             client,
         })
         .await?;
+    let id = made.id.clone();
     if !events.is_empty() {
         let h = app.handle(&id).await?;
         let mut live = h.live.lock().await;
@@ -252,5 +304,5 @@ pub async fn import(
         };
         app.commit(&h, &mut live, events).await?;
     }
-    Ok((id, tokens, umpire))
+    Ok(made)
 }

@@ -47,7 +47,64 @@ const MIGRATIONS: &[&str] = &[
         increment_ms BIGINT NOT NULL
     )",
     "CREATE INDEX IF NOT EXISTS seats_game ON seats (game_id)",
+    // People (issue 29): accounts, who owns each seat, and the invitations to seats.
+    "CREATE TABLE IF NOT EXISTS accounts (
+        id TEXT PRIMARY KEY,
+        name TEXT,
+        name_key TEXT UNIQUE,
+        password_hash TEXT,
+        created_at BIGINT NOT NULL,
+        deleted BOOLEAN NOT NULL DEFAULT FALSE,
+        session_epoch BIGINT NOT NULL DEFAULT 0
+    )",
+    "CREATE TABLE IF NOT EXISTS seat_owners (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        seat TEXT NOT NULL,
+        account_id TEXT,
+        anon_id TEXT,
+        PRIMARY KEY (game_id, seat)
+    )",
+    "CREATE INDEX IF NOT EXISTS seat_owners_account ON seat_owners (account_id)",
+    "CREATE INDEX IF NOT EXISTS seat_owners_anon ON seat_owners (anon_id)",
+    "CREATE TABLE IF NOT EXISTS invites (
+        code_hash TEXT PRIMARY KEY,
+        game_id TEXT NOT NULL REFERENCES games(id),
+        seat TEXT NOT NULL,
+        taken BOOLEAN NOT NULL DEFAULT FALSE
+    )",
+    "CREATE INDEX IF NOT EXISTS invites_game ON invites (game_id)",
 ];
+
+/// Columns added to existing tables after their creation: `(table, column, type)`. Each is
+/// added when missing, so a database of an earlier version is brought up to date.
+const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
+    // A game's summary for lists (issue 29): kept by every append.
+    ("games", "turns", "BIGINT NOT NULL DEFAULT 0"),
+    ("games", "to_move", "TEXT"),
+    ("games", "result", "TEXT"),
+    ("games", "termination", "TEXT"),
+    ("games", "sentence", "TEXT"),
+    ("games", "winner", "TEXT"),
+];
+
+/// What lists show of a game, as it stands after an append.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Whether the game has ended.
+    pub finished: bool,
+    /// Turns played.
+    pub turns: i64,
+    /// The side to move (`white`, `black`).
+    pub to_move: String,
+    /// `1-0`, `0-1`, `1/2-1/2` once over.
+    pub result: Option<String>,
+    /// How it ended (the outcome's code).
+    pub termination: Option<String>,
+    /// How it ended, in one sentence.
+    pub sentence: Option<String>,
+    /// The winner (`white`, `black`), if any.
+    pub winner: Option<String>,
+}
 
 /// A game's fixed facts.
 #[derive(Clone, Debug)]
@@ -70,6 +127,8 @@ pub struct GameRow {
     pub updated_at: i64,
     /// Whether the game has ended.
     pub finished: bool,
+    /// What lists show of it (turns, result), as of its last event.
+    pub summary: Summary,
 }
 
 /// Why events could not be appended.
@@ -120,7 +179,8 @@ fn injected_fault() -> Option<String> {
     }
 }
 
-fn db_err(e: sqlx::Error) -> String {
+/// A database error as a sentence.
+pub(crate) fn db_err(e: sqlx::Error) -> String {
     format!("the database failed: {e}")
 }
 
@@ -132,6 +192,10 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
+/// Runs `$body` with `$pool` bound to whichever pool the store has (the queries are the same
+/// text on both, through [`Store::query_text`]).
+#[macro_export]
+#[doc(hidden)]
 macro_rules! both {
     ($self:expr, $pool:ident => $body:expr) => {
         match $self {
@@ -141,6 +205,9 @@ macro_rules! both {
     };
 }
 
+/// Reads a [`GameRow`] from a row of `SELECT * FROM games`.
+#[macro_export]
+#[doc(hidden)]
 macro_rules! game_row {
     ($r:expr) => {
         (|| -> Result<GameRow, sqlx::Error> {
@@ -154,6 +221,17 @@ macro_rules! game_row {
                 created_at: $r.try_get("created_at")?,
                 updated_at: $r.try_get("updated_at")?,
                 finished: $r.try_get("finished")?,
+                summary: $crate::store::Summary {
+                    finished: $r.try_get("finished")?,
+                    turns: $r.try_get("turns")?,
+                    to_move: $r
+                        .try_get::<Option<String>, _>("to_move")?
+                        .unwrap_or_default(),
+                    result: $r.try_get("result")?,
+                    termination: $r.try_get("termination")?,
+                    sentence: $r.try_get("sentence")?,
+                    winner: $r.try_get("winner")?,
+                },
             })
         })()
     };
@@ -199,6 +277,7 @@ impl Store {
             Store::Sqlite(pool)
         };
         store.migrate().await?;
+        crate::accounts::Sessions::new(&store).migrate().await?;
         Ok(store)
     }
 
@@ -212,7 +291,38 @@ impl Store {
             both!(self, p => sqlx::query(m).execute(p).await.map(|_| ()))
                 .map_err(|e| format!("the schema migration failed: {e}"))?;
         }
+        for (table, column, kind) in ADDED_COLUMNS {
+            let fail = |e: sqlx::Error| format!("the schema migration failed: {e}");
+            match self {
+                Store::Postgres(p) => {
+                    let q = format!("ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}");
+                    sqlx::query(&q).execute(p).await.map_err(fail)?;
+                }
+                Store::Sqlite(p) => {
+                    let q = format!("SELECT COUNT(*) AS n FROM pragma_table_info('{table}') WHERE name = '{column}'");
+                    let n: i64 = sqlx::query(&q)
+                        .fetch_one(p)
+                        .await
+                        .and_then(|r| r.try_get("n"))
+                        .map_err(fail)?;
+                    if n == 0 {
+                        let q = format!("ALTER TABLE {table} ADD COLUMN {column} {kind}");
+                        // Two processes may race here; the loser's "duplicate column" is harmless.
+                        if let Err(e) = sqlx::query(&q).execute(p).await {
+                            if !e.to_string().contains("duplicate column") {
+                                return Err(fail(e));
+                            }
+                        }
+                    }
+                }
+            }
+        }
         Ok(())
+    }
+
+    /// The SQL text for this database (`?` placeholders become `$n` on PostgreSQL).
+    pub fn query_text(&self, s: &str) -> String {
+        self.sql(s)
     }
 
     fn sql(&self, s: &str) -> String {
@@ -234,11 +344,30 @@ impl Store {
         seats: &[(String, String)],
         clock: Option<(i64, i64)>,
     ) -> Result<(), String> {
+        self.create_game_full(g, seats, clock, &[], &[]).await
+    }
+
+    /// Creates a game in one transaction: its row, its seats' token hashes `(hash, seat)`,
+    /// its clock, who owns which seat `(seat, account id, anonymous id)` and its invitations
+    /// `(code hash, seat)`.
+    pub async fn create_game_full(
+        &self,
+        g: &GameRow,
+        seats: &[(String, String)],
+        clock: Option<(i64, i64)>,
+        owners: &[(String, Option<String>, Option<String>)],
+        invites: &[(String, String)],
+    ) -> Result<(), String> {
+        let insert_owner = self.sql(
+            "INSERT INTO seat_owners (game_id, seat, account_id, anon_id) VALUES (?, ?, ?, ?)",
+        );
+        let insert_invite =
+            self.sql("INSERT INTO invites (code_hash, game_id, seat, taken) VALUES (?, ?, ?, ?)");
         let insert_clock =
             self.sql("INSERT INTO clocks (game_id, initial_ms, increment_ms) VALUES (?, ?, ?)");
         let insert_game = self.sql(
-            "INSERT INTO games (id, variant, rules, start_fen, white, black, created_at, updated_at, finished)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO games (id, variant, rules, start_fen, white, black, created_at, updated_at, finished, to_move)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         );
         let insert_seat =
             self.sql("INSERT INTO seats (token_hash, game_id, seat) VALUES (?, ?, ?)");
@@ -247,6 +376,7 @@ impl Store {
             sqlx::query(&insert_game)
                 .bind(&g.id).bind(&g.variant).bind(&g.rules).bind(&g.start_fen)
                 .bind(&g.white).bind(&g.black).bind(g.created_at).bind(g.updated_at).bind(g.finished)
+                .bind(&g.summary.to_move)
                 .execute(&mut *tx).await.map_err(db_err)?;
             if let Some(e) = injected_fault() {
                 return Err(e);
@@ -257,6 +387,14 @@ impl Store {
             }
             if let Some((initial, increment)) = clock {
                 sqlx::query(&insert_clock).bind(&g.id).bind(initial).bind(increment)
+                    .execute(&mut *tx).await.map_err(db_err)?;
+            }
+            for (seat, account, anon) in owners {
+                sqlx::query(&insert_owner).bind(&g.id).bind(seat).bind(account).bind(anon)
+                    .execute(&mut *tx).await.map_err(db_err)?;
+            }
+            for (hash, seat) in invites {
+                sqlx::query(&insert_invite).bind(hash).bind(&g.id).bind(seat).bind(false)
                     .execute(&mut *tx).await.map_err(db_err)?;
             }
             tx.commit().await.map_err(db_err)
@@ -326,14 +464,16 @@ impl Store {
     }
 
     /// Appends `events` to game `id` as versions `first`, `first + 1`, ... in one
-    /// transaction (with a `NOTIFY` on PostgreSQL); `finished` marks the game ended.
+    /// transaction (with a `NOTIFY` on PostgreSQL); `summary` is the game as it stands after
+    /// them (for the lists).
     pub async fn append(
         &self,
         id: &str,
         first: i64,
         events: &[String],
-        finished: bool,
+        summary: &Summary,
     ) -> Result<(), AppendError> {
+        let finished = summary.finished;
         let now = now_ms();
         let last = first + events.len() as i64 - 1;
         let conflict = |e: sqlx::Error| match &e {
@@ -359,9 +499,15 @@ impl Store {
                         return Err(AppendError::Db(e));
                     }
                 }
-                sqlx::query("UPDATE games SET updated_at = ?, finished = ? WHERE id = ?")
+                sqlx::query("UPDATE games SET updated_at = ?, finished = ?, turns = ?, to_move = ?, result = ?, termination = ?, sentence = ?, winner = ? WHERE id = ?")
                     .bind(now)
                     .bind(finished)
+                    .bind(summary.turns)
+                    .bind(&summary.to_move)
+                    .bind(&summary.result)
+                    .bind(&summary.termination)
+                    .bind(&summary.sentence)
+                    .bind(&summary.winner)
                     .bind(id)
                     .execute(&mut *tx)
                     .await
@@ -377,7 +523,8 @@ impl Store {
                 sqlx::query(
                     "WITH ins AS (INSERT INTO events (game_id, version, data, created_at) \
                      SELECT $1, $2 + t.o - 1, t.d, $4 FROM unnest($3::text[]) WITH ORDINALITY AS t(d, o)), \
-                     upd AS (UPDATE games SET updated_at = $4, finished = $5 WHERE id = $1) \
+                     upd AS (UPDATE games SET updated_at = $4, finished = $5, turns = $8, to_move = $9, \
+                     result = $10, termination = $11, sentence = $12, winner = $13 WHERE id = $1) \
                      SELECT pg_notify($6, $7)",
                 )
                 .bind(id)
@@ -387,6 +534,12 @@ impl Store {
                 .bind(finished)
                 .bind(CHANNEL)
                 .bind(format!("{id}:{last}"))
+                .bind(summary.turns)
+                .bind(&summary.to_move)
+                .bind(&summary.result)
+                .bind(&summary.termination)
+                .bind(&summary.sentence)
+                .bind(&summary.winner)
                 .execute(p)
                 .await
                 .map_err(conflict)?;

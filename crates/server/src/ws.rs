@@ -78,13 +78,17 @@ pub async fn run(
                 sent = version;
             }
             incoming = stream.next() => {
-                let len = match incoming {
-                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
-                    Some(Ok(Message::Text(t))) => t.len(),
-                    Some(Ok(Message::Binary(b))) => b.len(),
-                    Some(Ok(_)) => 0,
+                let checked = match incoming {
+                    None | Some(Ok(Message::Close(_))) => return,
+                    // Larger than the socket reads at all: refused like any message too big.
+                    Some(Err(e)) if is_too_long(&e) => Err(meter.too_big(None)),
+                    Some(Err(_)) => return,
+                    Some(Ok(Message::Text(t))) => meter.check(t.len()),
+                    Some(Ok(Message::Binary(b))) => meter.check(b.len()),
+                    // Pings and pongs keep a connection alive; they are not messages.
+                    Some(Ok(_)) => Ok(()),
                 };
-                if let Err((status, sentence)) = meter.check(len) {
+                if let Err((status, sentence)) = checked {
                     // Refused: say why in one sentence, then close (1009 too big, 1008 policy).
                     let m = json!({"error": sentence, "status": status});
                     let _ = sink.send(Message::Text(m.to_string().into())).await;
@@ -98,4 +102,10 @@ pub async fn run(
             }
         }
     }
+}
+
+/// Whether a read failed because the message is larger than the socket accepts.
+fn is_too_long(e: &axum::Error) -> bool {
+    let text = e.to_string().to_ascii_lowercase();
+    text.contains("too long") || text.contains("space limit")
 }
