@@ -119,10 +119,12 @@ impl Rating {
             return Err(RatingError::BadDays(days));
         }
         let periods = days * params.rating_periods_per_day;
-        let phi = self.phi();
-        let grown = (phi * phi + self.volatility * self.volatility * periods).sqrt();
+        // √(φ² + σ²·t) on the familiar scale, RD* = √(RD² + (173.7178·σ)²·t): the same figure,
+        // and a stored RD comes back bit for bit when no time has passed.
+        let sigma = SCALE * self.volatility;
+        let grown = (self.deviation * self.deviation + sigma * sigma * periods).sqrt();
         Ok(Rating {
-            deviation: params.clamp(SCALE * grown),
+            deviation: params.clamp(grown),
             ..*self
         })
     }
