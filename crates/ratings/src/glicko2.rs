@@ -4,6 +4,8 @@
 use std::f64::consts::PI;
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 use crate::error::RatingError;
 
 /// The factor between the Glicko scale and the Glicko-2 scale (the paper's step 2).
@@ -22,8 +24,7 @@ pub const CONVERGENCE: f64 = 0.000_001;
 const MAX_ITERATIONS: u32 = 1_000;
 
 /// A player's rating in one variant: the rating, its deviation (RD) and its volatility σ.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rating {
     /// The rating on the familiar scale (a new player has 1500).
     pub rating: f64,
@@ -146,8 +147,7 @@ impl fmt::Display for Rating {
 }
 
 /// The system's constants: τ, the bounds of the deviation and the rating periods per day.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Params {
     /// The system constant τ, which limits how fast the volatility changes (lichess: 0.75).
     pub tau: f64,

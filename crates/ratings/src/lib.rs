@@ -25,6 +25,17 @@
 //! # Ok::<(), menagerie_ratings::RatingError>(())
 //! ```
 //!
+//! The order within one game, as lichess does it: each player's deviation grows with the
+//! days since their last rated game (with their old volatility) and is kept within [45, 500];
+//! both are then rated against each other's grown rating by steps 1–8 (step 6 adding one
+//! rating period, φ* = √(φ² + σ′²), unbounded); the new deviation is kept within [45, 500].
+//!
+//! Glickman's printed example rounds as it goes: its v = 1.7785 and Δ = −0.4834 come from its
+//! table's g and E rounded to four and three places, and its r′ = 1464.06 from μ′ rounded to
+//! −0.2069. Computed without rounding, the same steps give v = 1.7790, Δ = −0.4839,
+//! r′ = 1464.0507, RD′ = 151.5165 (printed 151.52) and σ′ = 0.0599960 (printed 0.05999).
+//! The tests check both: the exact figures, and the printed ones from the paper's rounding.
+//!
 //! | rule | file |
 //! |---|---|
 //! | the paper's steps, the time away, the bounds, provisional ratings | `glicko2.rs` |

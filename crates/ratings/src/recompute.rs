@@ -4,6 +4,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 use crate::error::RatingError;
 use crate::glicko2::{rate_game, Params, Rating};
 
@@ -11,8 +13,7 @@ use crate::glicko2::{rate_game, Params, Rating};
 const MS_PER_DAY: f64 = 86_400_000.0;
 
 /// One rated game as stored: who had White and Black, White's score and when the game ended.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RatedGame<Id> {
     /// The player who had White.
     pub white: Id,
@@ -28,8 +29,7 @@ pub struct RatedGame<Id> {
 ///
 /// "Before" is the rating as it stood after the player's previous game (the deviation not yet
 /// grown by the time between), so `after.rating - before.rating` is the change players see.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRatings {
     /// White's rating before the game.
     pub white_before: Rating,
@@ -42,8 +42,7 @@ pub struct GameRatings {
 }
 
 /// A player's figures after the last of their games.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayerRating {
     /// The rating after the player's last game.
     pub rating: Rating,
@@ -54,8 +53,7 @@ pub struct PlayerRating {
 }
 
 /// The outcome of [`recompute`]: every player's final rating and each game's ratings.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Recomputed<Id: Ord> {
     /// Each player who played at least one of the games, with their final figures.
     pub players: BTreeMap<Id, PlayerRating>,

@@ -148,3 +148,22 @@ fn bad_games_are_named_by_their_number() {
         "rated game 1: the score 2 is not between 0 (a loss) and 1 (a win)"
     );
 }
+
+#[test]
+fn ratings_come_back_from_json_bit_for_bit() {
+    let params = Params::default();
+    let games = [
+        game("ada", "bo", 1.0, 0),
+        game("bo", "ada", 0.5, 3 * DAY_MS + 17),
+    ];
+    let recomputed = recompute(games, |_| Rating::new_player(), &params).unwrap();
+    let json = serde_json::to_string(&recomputed).unwrap();
+    let back: menagerie_ratings::Recomputed<String> = serde_json::from_str(&json).unwrap();
+    assert_eq!(serde_json::to_string(&back).unwrap(), json);
+    assert_eq!(back.games, recomputed.games);
+    assert_eq!(back.players["bo"], recomputed.players["bo"]);
+    assert_eq!(
+        serde_json::to_string(&Rating::new_player()).unwrap(),
+        r#"{"rating":1500.0,"deviation":500.0,"volatility":0.09}"#
+    );
+}
