@@ -64,4 +64,33 @@ proptest! {
         let after = update(&player, &games, &Params::default()).unwrap();
         prop_assert!(sound(&after), "{after:?}");
     }
+
+    #[test]
+    fn extreme_figures_give_sound_ratings_or_an_error(
+        white in wide_rating(), black in wide_rating(),
+        score in -0.5..1.5f64, dw in 0.0..1e9f64, db in 0.0..1e9f64,
+    ) {
+        // Whatever a corrupt store holds: never a panic, never a figure that is not finite.
+        if let Ok((w, b)) = rate_game(&white, &black, score, dw, db, &Params::default()) {
+            prop_assert!(sound(&w) && sound(&b), "{w:?} {b:?}");
+        }
+    }
+
+    #[test]
+    fn figures_that_are_not_numbers_are_refused(
+        bad in prop_oneof![Just(f64::NAN), Just(f64::INFINITY), Just(f64::NEG_INFINITY)],
+        field in 0..5usize,
+    ) {
+        let mut figures = [1500.0, 200.0, 0.06, 1.0, 3.0];
+        figures[field] = bad;
+        let white = Rating::new(figures[0], figures[1], figures[2]);
+        let black = Rating::new_player();
+        prop_assert!(rate_game(&white, &black, figures[3], figures[4], 0.0, &Params::default()).is_err());
+    }
+}
+
+/// Ratings far outside any real pool, down to almost no deviation or volatility.
+fn wide_rating() -> impl Strategy<Value = Rating> {
+    (-1e12..1e12f64, 0.0..1e6f64, 0.0..10.0f64)
+        .prop_map(|(rating, deviation, volatility)| Rating::new(rating, deviation, volatility))
 }
