@@ -307,7 +307,7 @@ pub fn off_board_json(view: &dyn AnyGame) -> Value {
             let (checks_w, checks_b) = pair(fields[4], '+').unwrap_or((0, 0));
             let (pool_w, pool_b) = pair(fields[5], '/').unwrap_or((0, 0));
             json!({
-                "re_take": (fields[2] != "-").then(|| fields[2]),
+                "re_take": (fields[2] != "-").then_some(fields[2]),
                 "infiltration": {"white": fields[3].contains('I'), "black": fields[3].contains('i')},
                 "checks": {"white": checks_w, "black": checks_b},
                 "pools": {"white": pool_w, "black": pool_b},
