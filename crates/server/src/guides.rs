@@ -55,7 +55,10 @@ fn target(href: &str) -> Option<String> {
         Some((p, f)) => (p, Some(f)),
         None => (href, None),
     };
-    let name = path.strip_prefix("./").unwrap_or(path).strip_suffix(".md")?;
+    let name = path
+        .strip_prefix("./")
+        .unwrap_or(path)
+        .strip_suffix(".md")?;
     if !crate::pages::RULES.iter().any(|(n, _)| *n == name) {
         return None;
     }
@@ -167,7 +170,10 @@ mod tests {
     fn a_link_to_no_guide_is_text_and_reported() {
         let r = render("Read [the code](../../crates/cheops/src/lib.rs) now.");
         assert_eq!(r.html, "<p>Read the code now.</p>\n");
-        assert_eq!(r.dropped, vec!["../../crates/cheops/src/lib.rs".to_string()]);
+        assert_eq!(
+            r.dropped,
+            vec!["../../crates/cheops/src/lib.rs".to_string()]
+        );
     }
 
     #[test]

@@ -47,9 +47,14 @@ async fn little_cheops_lists_its_pieces_with_their_recorders_abbreviations() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cypher_shows_its_pools_checks_rights_and_re_take() {
     let s = start().await;
-    let fen = "4s5/2rn2nr2/3bqkb3/1ppppppp2/10/10/10/2PPPPPPP1/3BQKB3/2RN2NR2/4S5 w - I 1+0 1/1 0 5";
+    let fen =
+        "4s5/2rn2nr2/3bqkb3/1ppppppp2/10/10/10/2PPPPPPP1/3BQKB3/2RN2NR2/4S5 w - I 1+0 1/1 0 5";
     let (st, v) = s
-        .post("/api/position", None, json!({"variant": "cypher", "fen": fen}))
+        .post(
+            "/api/position",
+            None,
+            json!({"variant": "cypher", "fen": fen}),
+        )
         .await;
     assert_eq!(st, 200, "{v}");
     assert_eq!(
