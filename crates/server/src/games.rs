@@ -108,6 +108,12 @@ pub fn variant_id(variant: &str) -> Result<&'static str, GameError> {
     Ok(find(variant)?.id)
 }
 
+/// The canonical id and the human name of a variant.
+pub fn variant_names(variant: &str) -> Result<(&'static str, &'static str), GameError> {
+    let v = find(variant)?;
+    Ok((v.id, v.name))
+}
+
 /// `GET /api/variants`: ids, names, one-line descriptions, geometry and rule options.
 pub fn variants_json() -> Value {
     let list: Vec<Value> = registry()
@@ -120,6 +126,7 @@ pub fn variants_json() -> Value {
                 "summary": v.summary,
                 "start_fen": v.start_fen,
                 "geometry": geometry_json(g.as_ref()),
+                "pieces": pieces_json(v.id),
                 "options": v.options.iter().map(|o| json!({
                     "name": o.name, "values": o.values, "default": o.values.first(), "help": o.help,
                 })).collect::<Vec<_>>(),
@@ -127,6 +134,34 @@ pub fn variants_json() -> Value {
         })
         .collect();
     Value::Array(list)
+}
+
+/// A game's piece table where its pieces are data (Little Cheops): `[{"letter", "name",
+/// "abbreviation", "betza", "provisional"}]` read from the library's listing; empty for the
+/// games whose rulebook fixes the pieces.
+pub fn pieces_json(variant: &str) -> Vec<Value> {
+    let Ok(Some(lines)) = menagerie_variants::piece_help(variant, None) else {
+        return Vec::new();
+    };
+    // Each line after the heading: LETTER NAME... ABBREVIATION BETZA STATUS.
+    lines
+        .iter()
+        .skip(1)
+        .filter_map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let n = words.len();
+            if n < 5 {
+                return None;
+            }
+            Some(json!({
+                "letter": words[0].trim_matches(|c| c == '(' || c == ')'),
+                "name": words[1..n - 3].join(" "),
+                "abbreviation": words[n - 3],
+                "betza": words[n - 2],
+                "provisional": words[n - 1] == "[provisional]",
+            }))
+        })
+        .collect()
 }
 
 /// Whether the game keeps secrets from its players (Little Cheops Imperial).
@@ -265,9 +300,54 @@ pub fn geometry_json(game: &dyn AnyGame) -> Value {
 }
 
 /// The board snapshot (Contract 1) of a view game: squares, pieces, marks, the last turn
-/// as the viewer knows it.
+/// as the viewer knows it, and what lies off the board (`off_board`, [`off_board_json`]).
 pub fn snapshot_json(view: &dyn AnyGame) -> Value {
-    serde_json::to_value(view.snapshot()).unwrap_or(Value::Null)
+    let mut v = serde_json::to_value(view.snapshot()).unwrap_or(Value::Null);
+    if let Value::Object(m) = &mut v {
+        m.insert("off_board".into(), off_board_json(view));
+    }
+    v
+}
+
+/// The game's state that is not on the squares, read from the view's own position string
+/// (so it holds nothing the viewer may not see): Cypher's re-take square, infiltration
+/// rights, consecutive-check counts and prisoner pools (guide §18); Little Cheops' halfmove
+/// count and the fifty-round challenge once made (`count`: turns counted since the later of
+/// the challenge and the last Pawn move, capture or arrest, guide §11). `{}` for chess and Vyrt.
+pub fn off_board_json(view: &dyn AnyGame) -> Value {
+    let fen = view.fen();
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let pair = |text: &str, sep: char| -> Option<(u64, u64)> {
+        let (w, b) = text.split_once(sep)?;
+        Some((w.parse().ok()?, b.parse().ok()?))
+    };
+    match view.variant() {
+        "cypher" if fields.len() >= 6 => {
+            let (checks_w, checks_b) = pair(fields[4], '+').unwrap_or((0, 0));
+            let (pool_w, pool_b) = pair(fields[5], '/').unwrap_or((0, 0));
+            json!({
+                "re_take": (fields[2] != "-").then_some(fields[2]),
+                "infiltration": {"white": fields[3].contains('I'), "black": fields[3].contains('i')},
+                "checks": {"white": checks_w, "black": checks_b},
+                "pools": {"white": pool_w, "black": pool_b},
+            })
+        }
+        variant if variant.starts_with("little-cheops") => {
+            // Common: board side halfmove fullmove; Imperial: board side castles deputies halfmove ...
+            let at = if variant == "little-cheops" { 2 } else { 4 };
+            let halfmove: u64 = fields.get(at).and_then(|h| h.parse().ok()).unwrap_or(0);
+            let challenge = view
+                .made_claims()
+                .into_iter()
+                .find(|c| c.code == "challenge")
+                .map(|c| {
+                    let since = view.ply().saturating_sub(c.ply) as u64;
+                    json!({"by": color_word(c.by), "ply": c.ply, "count": halfmove.min(since)})
+                });
+            json!({"halfmove": halfmove, "challenge": challenge})
+        }
+        _ => json!({}),
+    }
 }
 
 /// Contract 1's outcome JSON.

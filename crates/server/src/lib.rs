@@ -11,6 +11,7 @@ mod api;
 pub mod app;
 pub mod clock;
 pub mod games;
+pub mod guides;
 pub mod limits;
 mod pages;
 pub mod profiles;

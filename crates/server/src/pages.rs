@@ -20,6 +20,7 @@ fn content_type(path: &str) -> &'static str {
         "md" => "text/markdown; charset=utf-8",
         "ico" => "image/x-icon",
         "woff2" => "font/woff2",
+        "wav" => "audio/wav",
         _ => "application/octet-stream",
     }
 }
@@ -81,9 +82,56 @@ pub async fn games() -> Response {
     page("games.html")
 }
 
-/// `/rules/{variant}`.
-pub async fn rules(Path(_variant): Path<String>) -> Response {
-    page("rules.html")
+/// `/rules/{variant}`: the players' guide rendered on the server (`guides.rs`) into the page.
+pub async fn rules(Path(variant): Path<String>) -> Response {
+    let template = WEB
+        .get_file("rules.html")
+        .and_then(|f| f.contents_utf8())
+        .unwrap_or_default();
+    let found = crate::games::variant_names(&variant)
+        .ok()
+        .and_then(|(id, name)| Some((id, name, crate::guides::guide_for(id)?)));
+    let (status, title, body) = match found {
+        Some((id, name, text)) => {
+            let r = crate::guides::render(text);
+            let body = format!(
+                "<p><a href=\"/?variant={id}\">Play {name}</a></p><article class=\"rules\" id=\"rules-content\">{}</article>",
+                r.html
+            );
+            (StatusCode::OK, format!("{name}: rules — Menagerie"), body)
+        }
+        None => (
+            StatusCode::NOT_FOUND,
+            "Rules — Menagerie".to_string(),
+            format!(
+                "<p class=\"error\">There is no players' guide for '{}'.</p>",
+                escape(&variant)
+            ),
+        ),
+    };
+    let html = template
+        .replace(
+            "<title>Rules — Menagerie</title>",
+            &format!("<title>{}</title>", escape(&title)),
+        )
+        .replace("<p class=\"loading\">Loading…</p>", &body);
+    let mut r = (status, html).into_response();
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    r.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
+}
+
+/// Text escaped for HTML.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
 }
 
 /// `/login`: sign up and log in.

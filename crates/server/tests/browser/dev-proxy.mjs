@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const WEB = path.resolve(here, '../../web');
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml' };
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.wav': 'audio/wav' };
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 function page(p) {
@@ -19,7 +19,7 @@ function page(p) {
   if (/^\/game\/[^/]+$/.test(p)) return 'game.html';
   if (p === '/analysis') return 'analysis.html';
   if (p === '/games') return 'games.html';
-  if (/^\/rules\/[^/]+$/.test(p)) return 'rules.html';
+  // /rules/{variant} is rendered by the server (guides.rs): passed on
   if (p.startsWith('/static/')) return p.slice(8);
   return null;
 }

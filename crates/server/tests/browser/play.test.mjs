@@ -259,7 +259,7 @@ test('the analysis board plays moves through /api/position and creates no game',
   await page.context().close();
 });
 
-test('claims: the rulebook\'s challenge is a button; claiming it is recorded and the button goes', async () => {
+test('claims: the rulebook\'s challenge is a folded button that asks first; claiming it is recorded, counted beside the board, and the button goes', async () => {
   const g = await create({ variant: 'little-cheops', white: 'human', black: 'human' });
   const a = await open(g.seats.white.url);
   const b = await open(g.seats.black.url);
@@ -268,8 +268,15 @@ test('claims: the rulebook\'s challenge is a button; claiming it is recorded and
   const button = a.locator('#offers [data-claim="challenge"]');
   assert.equal(await button.textContent(), `Claim: ${st.claims[0].sentence}`);
   assert.equal(await b.locator('#offers [data-claim="challenge"]').count(), 1, 'either player may make it');
+  assert.equal(await button.isVisible(), false, 'folded under Claims until wanted');
+  await a.click('#claims-more summary');
+  assert.equal(await a.textContent('#off-board [data-off="challenge"] dd'), 'not made');
+  await button.click();
+  assert.equal(await button.textContent(), 'Really claim? The count starts now.');
+  assert.equal((await stateOf(a)).version, st.version, 'one click makes no claim');
   await button.click();
   await waitUntil(a, () => !document.querySelector('#offers [data-claim]'));
+  await waitUntil(a, () => document.querySelector('#off-board [data-off="challenge"] dd').textContent === 'made by White: 0 of 100 turns counted');
   await waitUntil(b, () => !document.querySelector('#offers [data-claim]'), null, { timeout: 10000 });
   const after = await stateOf(a);
   assert.deepEqual(after.claims, []);

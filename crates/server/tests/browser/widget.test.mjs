@@ -237,16 +237,6 @@ test('keyboard: arrows move a cursor on the board, Enter points', async () => {
   await page.context().close();
 });
 
-test('the rules page renders the players\' guide from Markdown', async () => {
-  const page = await newPage(browser);
-  await page.goto(mock.url + '/rules/cypher');
-  await page.waitForSelector('article.rules h1');
-  assert.equal(await page.textContent('article.rules h1'), 'Rules');
-  assert.equal(await page.textContent('article.rules em'), 'short');
-  assert.equal(await page.locator('article.rules table td').count(), 2);
-  await page.context().close();
-});
-
 test('clocks: the running side counts down, the other stands; a fallen flag is shown', async () => {
   const page = await open('/game/chess-clock');
   const text = (c) => page.textContent(`[data-clock="${c}"]`);

@@ -4,6 +4,11 @@
 
 import { api, variants, esc, header, streamNdjson } from './api.js';
 import { Board } from './board.js';
+import { Evaluation } from './evalbar.js';
+import { recordPanel, playFromHereHref } from './recordpaste.js';
+import { setPieceTables, legendElement, renderLegend } from './legend.js';
+import { offBoardElement, renderOffBoard } from './offboard.js';
+import { openEditor } from './editor.js';
 
 const app = document.getElementById('app');
 document.getElementById('top').innerHTML = header('analysis');
@@ -54,6 +59,59 @@ const board = new Board($('#board'), {
   onTurn: (t) => play(t.canonical),
   onAttempt: (text) => play(text),
 });
+// issue 31: the evaluation bar and best-line arrow, a pasted record, "play from here", and
+// the off-board state and legend as on the game page
+const evaluation = new Evaluation(board);
+const offBoard = offBoardElement();
+$('#status').after(offBoard);
+const fromHere = document.createElement('p');
+fromHere.innerHTML = '<a id="play-from-here" class="button-link" href="/">Play from here</a> <span class="muted">against the engine or a person, from this position</span>';
+offBoard.after(fromHere);
+$('#pos-form').after(
+  recordPanel({
+    open: async (r) => {
+      if (!list.some((v) => v.id === r.variant)) throw new Error(`The record's game '${r.variant}' is not one of Menagerie's.`);
+      $('#variant').value = r.variant;
+      showRules(r.variant, r.rules);
+      stop();
+      setup = { variant: r.variant, fen: r.fen, rules: readRules() };
+      $('#lines').innerHTML = '';
+      await load(r.moves);
+    },
+    step: async (r, k) => {
+      stop();
+      $('#lines').innerHTML = '';
+      await load(r.moves.slice(0, k));
+    },
+  }),
+);
+const legend = legendElement();
+$('#moves').after(legend);
+const editButton = document.createElement('button');
+editButton.type = 'button';
+editButton.id = 'edit-board';
+editButton.textContent = 'Edit the board';
+$('.board-tools').appendChild(editButton);
+function edit() {
+  const info = list.find((v) => v.id === (state ? state.variant : $('#variant').value));
+  if (!info || document.getElementById('editor')) return;
+  stop();
+  const layout = app.querySelector('.analysis-layout');
+  layout.hidden = true;
+  openEditor(app, {
+    info,
+    fen: state ? state.fen : '',
+    rules: setup.rules,
+    use: (fen) => {
+      layout.hidden = false;
+      setUp(info.id, fen);
+    },
+    cancel: () => {
+      layout.hidden = false;
+    },
+  });
+}
+editButton.addEventListener('click', edit);
 $('#flip').addEventListener('click', () => board.flip());
 $('#reset-view').addEventListener('click', () => board.resetView());
 $('#square-names').addEventListener('change', (e) => board.setSquareNames(e.target.checked));
@@ -73,6 +131,9 @@ function render() {
   const legal = state.outcome ? [] : state.legal || [];
   board.set({ board: state.board, legal, mover: state.turn, variant: state.variant, interactive: legal.length > 0 });
   $('#reset-view').hidden = !board.wraps;
+  renderOffBoard(offBoard, state.board, state.variant, setup.rules);
+  renderLegend(legend, state.board, state.variant);
+  $('#play-from-here').href = playFromHereHref(state.variant, state.fen || '', setup.rules);
   $('#fen').value = state.fen || '';
   const o = state.outcome;
   $('#status').textContent = o ? `${o.winner ? (o.winner === 'white' ? 'White wins' : 'Black wins') : 'Draw'}: ${o.sentence || o.code}` : `${state.turn === 'white' ? 'White' : 'Black'} to move.`;
@@ -91,6 +152,7 @@ function render() {
 
 async function load(list) {
   const s = await position(list);
+  if (!state || s.fen !== state.fen) evaluation.clear();
   state = s;
   moves = (s.moves || []).map((m) => m.canonical);
   render();
@@ -216,6 +278,7 @@ async function analyse() {
           best = `<div class="line error">${esc(o.error)}</div>`;
         } else if (o.depth !== undefined) {
           const k = Number(o.multipv) || 1;
+          if (k === 1) evaluation.set(o, state.turn, state.legal);
           byRank.set(
             k,
             `<div class="line" data-depth="${esc(o.depth)}" data-multipv="${k}"><span class="muted">${k}.</span> d${esc(o.depth)} <b>${esc(scoreText(o.score))}</b> ${esc((o.pv || []).join(' '))} <span class="muted">${o.nodes ? `${esc(o.nodes)} nodes` : ''}</span></div>`,
@@ -259,6 +322,7 @@ async function main() {
     reason(e.message);
     return;
   }
+  setPieceTables(list);
   const sel = $('#variant');
   sel.innerHTML = list.map((v) => `<option value="${esc(v.id)}">${esc(v.name || v.id)}</option>`).join('');
   const v = params.get('variant') || (list[0] && list[0].id);
@@ -272,6 +336,7 @@ async function main() {
   });
   const given = (params.get('moves') || '').split(/\s+/).filter(Boolean);
   await setUp(v, params.get('fen') || '', given);
+  if (params.get('edit') === '1') edit();
 }
 
 main();

@@ -2,8 +2,10 @@
 // (PLAN.md Contract 1: geometry, squares with names, pieces and marks).
 // Pointing at squares enters turns by matching the `parts` of the legal turns.
 
-import { pieceSvg, pieceIcon, pieceName, drawingKey, LETTER_KINDS } from './pieces.js';
+import { pieceSvg, pieceIcon, drawingKey, LETTER_KINDS } from './pieces.js';
 import { matchClicks, isCaptureStep, previewBoard, plainMoveText, pointsOf } from './turns.js';
+import { pieceTitle } from './legend.js';
+import { byStrength } from './premove.js';
 
 const S = 100; // one square in SVG units
 const LABEL = 40; // the coordinate band
@@ -171,7 +173,8 @@ export class Board {
     this.svg.dataset.offset = `${this.offset.x},${this.offset.y}`;
     const board = this.shown();
     const m = this.interactive ? matchClicks(this.legal, this.clicks) : null;
-    const last = new Set(this.clicks.length ? [] : board.last_turn || []);
+    // the last turn stays marked while a piece is picked (as lichess keeps it)
+    const last = new Set(this.snapshot.last_turn || []);
     const checked = this.checkedKing(board);
     const selected = new Set(this.clicks);
     const parts = [];
@@ -229,8 +232,9 @@ export class Board {
     const x = c * S;
     const y = row * S;
     const attr = ghost ? `data-ghost="${esc(sq.name)}"` : `data-square="${esc(sq.name)}"`;
-    const label = [sq.name, sq.piece ? `${sq.piece.owner} ${pieceName(sq.piece.kind)}` : 'empty', ...marks.map((k) => MARK_TEXT[k] || k)].join(', ');
-    const out = [`<g class="${cls.join(' ')}" ${attr} transform="translate(${x},${y})"${ghost ? '' : ` aria-label="${esc(label)}"`}>`];
+    const label = [sq.name, sq.piece ? pieceTitle(sq.piece, this.variant) : 'empty', ...marks.map((k) => MARK_TEXT[k] || k)].join(', ');
+    const out = [`<g class="${cls.join(' ')}" ${attr} transform="translate(${x},${y})"${ghost ? ' aria-hidden="true"' : ` role="img" aria-label="${esc(label)}"`}>`];
+    if (sq.piece) out.push(`<title>${esc(pieceTitle(sq.piece, this.variant))}</title>`);
     out.push(`<rect class="base" width="${S}" height="${S}"/>`);
     if (marks.includes('castle-active') || marks.includes('castle-inactive')) out.push(`<rect class="castle" width="${S}" height="${S}"/>`);
     if (marks.includes('room')) out.push(`<rect class="mk-room" x="8" y="8" width="${S - 16}" height="${S - 16}"/>`);
@@ -247,7 +251,8 @@ export class Board {
     if (marks.includes('arrestee')) out.push('<g class="mk-arrestee"><circle cx="50" cy="50" r="44"/><path d="M78 10h14v12H78z M81 10v-4a4 4 0 0 1 8 0v4"/></g>');
     if (marks.includes('deputy-known')) out.push('<g class="mk-deputy-known"><circle cx="82" cy="18" r="16"/><text x="82" y="25" text-anchor="middle">D</text></g>');
     if (marks.includes('deputy-sealed')) out.push('<g class="mk-deputy-sealed"><circle cx="82" cy="18" r="16"/><text x="82" y="25" text-anchor="middle">D</text><title>your sealed Deputy (only you see this)</title></g>');
-    if (!ghost && m && m.next.has(sq.name) && this.clicks.length > 0) {
+    // target dots on the torus's ghost squares too: a click there points at the square they show
+    if (m && m.next.has(sq.name) && this.clicks.length > 0) {
       const capture = isCaptureStep(m.next.get(sq.name), sq.name, this.snapshot, this.mover);
       out.push(capture ? '<circle class="dest capture" cx="50" cy="50" r="44"/>' : '<circle class="dest" cx="50" cy="50" r="15"/>');
     } else if (!ghost && m && this.clicks.length === 0 && m.next.has(sq.name) && !sq.piece) {
@@ -376,7 +381,7 @@ export class Board {
     box.setAttribute('aria-label', 'Choose a turn');
     const kinds = LETTER_KINDS[this.variant] || {};
     const mover = this.mover || 'white';
-    for (const t of turns) {
+    for (const t of byStrength(turns)) {
       const b = document.createElement('button');
       b.type = 'button';
       b.className = 'choice';

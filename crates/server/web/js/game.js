@@ -3,6 +3,14 @@
 
 import { api, ApiError, localGame, saveLocalGame, variants, variantName, esc, header } from './api.js';
 import { Board } from './board.js';
+import { setPieceTables, legendElement, renderLegend, longPressNames } from './legend.js';
+import { offBoardElement, renderOffBoard } from './offboard.js';
+import { announce, watchLowTime, muteButton } from './sounds.js';
+import { noticeElement, showNotice, seatLinkElement } from './notices.js';
+import { confirmClick, QUIET_CLAIMS } from './claims.js';
+import { speakCursor } from './keyboard.js';
+import { Premove, NO_PREMOVES } from './premove.js';
+import { zoomButton } from './zoom.js';
 
 const app = document.getElementById('app');
 document.getElementById('top').innerHTML = header('');
@@ -48,6 +56,7 @@ function setState(s) {
     return;
   }
   const grew = !state || s.moves.length !== state.moves.length;
+  announce(state, s);
   state = s;
   stateAt = performance.now();
   if (grew) {
@@ -110,6 +119,27 @@ const board = new Board($('#board'), {
   onTurn: (turn) => choose(turn),
   onAttempt: (text) => send(text),
 });
+// beside the board: what lies off it, and the legend of the pieces in play (issue 31)
+const offBoard = offBoardElement();
+$('#status').after(offBoard);
+const legend = legendElement();
+$('.links').before(legend);
+longPressNames(board);
+speakCursor(board);
+// a premove on the opponent's turn, for a seat's player (not at one screen, not in Imperial)
+let premoveTurn = false;
+const premove = new Premove(board, {
+  active: () => !!(state && !state.outcome && viewPly === null && local.mode !== 'local' && !NO_PREMOVES.has(state.variant) && (state.you === 'white' || state.you === 'black') && state.turn !== state.you),
+  side: () => state && state.you,
+  send: (canonical) => send(canonical),
+  say: (text) => showReason(text),
+});
+$('.board-tools').appendChild(muteButton());
+$('.board-tools').appendChild(zoomButton(board, $('.board-col')));
+const notice = noticeElement();
+$('#offers').before(notice);
+if (local.mode === 'engine' && tokenFor(local.me)) $('.links').before(seatLinkElement(tokenFor(local.me)));
+watchLowTime(() => (state && !state.outcome && (state.you === 'white' || state.you === 'black') ? clockMs(state.you) : null));
 $('#flip').addEventListener('click', () => board.flip());
 $('#reset-view').addEventListener('click', () => board.resetView());
 $('#square-names').addEventListener('change', (e) => board.setSquareNames(e.target.checked));
@@ -423,7 +453,13 @@ function render() {
     variant: state.variant,
     interactive: canMove,
   });
+  // the player's turn has just come: a queued premove is played now if it is legal
+  const myTurn = canMove && local.mode !== 'local' && state.turn === state.you;
+  if (myTurn && !premoveTurn) premove.onTurn(legal);
+  premoveTurn = myTurn;
   $('#reset-view').hidden = !board.wraps;
+  renderOffBoard(offBoard, live ? state.board : viewBoard, state.variant, state.rules);
+  renderLegend(legend, live ? state.board : viewBoard, state.variant);
   renderPlayers();
   renderMoves();
   const banner = $('#banner');
@@ -464,9 +500,10 @@ function render() {
     parts.push(`<div class="offer"><span>${state.takeback_request === 'white' ? 'White' : 'Black'} asks to take back.</span> <button type="button" id="accept-takeback" class="primary">Agree</button> <button type="button" id="decline-takeback">Refuse</button></div>`);
   }
   if (seat && !state.outcome) {
-    for (const c of claims) {
-      parts.push(`<div class="offer claim-offer"><button type="button" class="claim" data-claim="${esc(c.code)}" title="${esc(c.sentence)}">Claim: ${esc(c.sentence || c.code)}</button></div>`);
-    }
+    const claimButton = (c) => `<button type="button" class="claim" data-claim="${esc(c.code)}" title="${esc(c.sentence)}">Claim: ${esc(c.sentence || c.code)}</button>`;
+    for (const c of claims.filter((k) => !QUIET_CLAIMS.has(k.code))) parts.push(`<div class="offer claim-offer">${claimButton(c)}</div>`);
+    const quiet = claims.filter((k) => QUIET_CLAIMS.has(k.code));
+    if (quiet.length) parts.push(`<details class="claims-more" id="claims-more"><summary>Claims</summary>${quiet.map(claimButton).join('')}</details>`);
   }
   if (offer && seat && !mine) {
     parts.push(`<div class="offer" id="rematch-offer"><span>${colorName(offer)} offers a rematch.</span> <button type="button" id="accept-rematch" class="primary">Accept</button></div>`);
@@ -479,7 +516,9 @@ function render() {
     const href = next.url || `/game/${encodeURIComponent(next.game)}`;
     parts.push(`<div class="offer" id="rematch-link">The rematch has started: <a href="${esc(href)}">${next.url ? 'play it' : 'watch it'}</a>.</div>`);
   }
+  const wasOpen = !!(offers.querySelector('#claims-more') || {}).open;
   offers.innerHTML = parts.join('');
+  if (wasOpen && offers.querySelector('#claims-more')) offers.querySelector('#claims-more').open = true;
   const ad = offers.querySelector('#accept-draw');
   if (ad) ad.addEventListener('click', () => action('accept-draw'));
   const dd = offers.querySelector('#decline-draw');
@@ -490,7 +529,7 @@ function render() {
   if (dt) dt.addEventListener('click', () => action('takeback', { action: 'decline' }));
   const ar = offers.querySelector('#accept-rematch');
   if (ar) ar.addEventListener('click', rematch);
-  for (const b of offers.querySelectorAll('[data-claim]')) b.addEventListener('click', () => action('claim', { claim: b.dataset.claim }));
+  for (const b of offers.querySelectorAll('[data-claim]')) confirmClick(b, `Really claim? ${b.dataset.claim === 'challenge' ? 'The count starts now.' : 'Click again.'}`, () => action('claim', { claim: b.dataset.claim }));
   const friend = $('#friend');
   if (local.friend && !state.outcome) {
     friend.hidden = false;
@@ -534,6 +573,7 @@ function connect() {
     }
     if (!msg || typeof msg !== 'object') return;
     const event = msg.event || {};
+    showNotice(notice, event, state && state.you);
     if (event.type === 'rematch-offer') rematchOffer = event.color || null;
     if (event.type === 'rematch' && event.game) {
       onRematchEvent(event);
@@ -580,6 +620,7 @@ async function main() {
   } catch {
     variantList = [];
   }
+  setPieceTables(variantList);
   try {
     const s = await fetchState();
     if (s.you && (s.you === 'white' || s.you === 'black') && !local.me) {

@@ -78,6 +78,11 @@ async function main() {
         <label><input type="radio" name="color" value="random"> random</label>
       </fieldset>
       <fieldset id="rule-options"><legend>Rule options</legend></fieldset>
+      <fieldset id="start-position"><legend>Start position</legend>
+        <label for="start-fen">Position string</label>
+        <input name="fen" id="start-fen" placeholder="empty: the game's own start" spellcheck="false" autocapitalize="off" value="${esc(params.get('fen') || '')}">
+        <a id="edit-position" href="/analysis">set it up on a board</a>
+      </fieldset>
       <fieldset><legend>Clock</legend>
         <label><input type="checkbox" name="clock" id="clock"> play with a clock:</label>
         <label><input type="number" name="minutes" id="minutes" min="0.17" max="180" step="any" value="10"> minutes</label>
@@ -108,8 +113,29 @@ async function main() {
     const opts = v ? options(v) : [];
     ro.innerHTML = `<legend>Rule options</legend>${opts.length ? opts.map(optionInput).join('') : '<p class="muted">This game has no rule options.</p>'}`;
   };
-  for (const card of app.querySelectorAll('.variant-card')) card.addEventListener('click', () => select(card.dataset.variant));
+  for (const card of app.querySelectorAll('.variant-card')) {
+    card.addEventListener('click', () => {
+      // a position string belongs to its game
+      if (card.dataset.variant !== chosen) app.querySelector('#start-fen').value = '';
+      select(card.dataset.variant);
+      editLink();
+    });
+  }
   select(chosen);
+  // rule options given in the address (the analysis board's "play from here")
+  for (const [k, v] of params) {
+    const el = k.startsWith('rule.') ? app.querySelector(`[data-rule="${CSS.escape(k.slice(5))}"]`) : null;
+    if (el && el.dataset.type === 'bool') el.checked = v === 'on' || v === 'true';
+    else if (el) el.value = v;
+  }
+  const editLink = () => {
+    const q = new URLSearchParams({ variant: chosen, edit: '1' });
+    const fen = app.querySelector('#start-fen').value.trim();
+    if (fen) q.set('fen', fen);
+    app.querySelector('#edit-position').href = `/analysis?${q}`;
+  };
+  app.querySelector('#start-fen').addEventListener('input', editLink);
+  editLink();
 
   app.querySelector('#new-game').addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -124,6 +150,8 @@ async function main() {
     }
     const other = color === 'white' ? 'black' : 'white';
     const body = { variant: chosen, rules, white: 'human', black: 'human' };
+    const fen = f.fen.value.trim();
+    if (fen) body.fen = fen;
     if (opponent === 'engine') body[other] = `engine:${f.level.value}`;
     if (f.clock.checked) {
       body.clock = { initial_ms: Math.round(Number(f.minutes.value) * 60000), increment_ms: Math.round(Number(f.increment.value) * 1000) };

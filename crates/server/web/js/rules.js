@@ -1,40 +1,13 @@
-// The rules page: the players' guide of one game. If the server rendered it into the page,
-// it stays; otherwise the guide's Markdown is read from /api/rules/{id} and rendered here.
+// The rules page: the players' guide of one game, rendered on the server (guides.rs) into
+// the page; this script only draws the header and brings a linked section into view.
 
-import { api, variants, variantName, esc, header } from './api.js';
-import { markdown } from './markdown.js';
+import { header } from './api.js';
 
-const app = document.getElementById('app');
 document.getElementById('top').innerHTML = header('');
-const variant = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || new URLSearchParams(location.search).get('variant') || '');
-
-async function main() {
-  const pre = document.getElementById('rules-content');
-  if (pre && pre.textContent.trim()) return;
-  let list = [];
-  try {
-    list = await variants();
-  } catch {
-    list = [];
-  }
-  document.title = `${variantName(list, variant)}: rules — Menagerie`;
-  try {
-    const res = await fetch(`/api/rules/${encodeURIComponent(variant)}`, { headers: { Accept: 'text/markdown, text/plain, application/json' } });
-    if (!res.ok) {
-      let msg = `No rules were found for ${variant}.`;
-      try {
-        msg = (await res.json()).error || msg;
-      } catch {
-        /* keep ours */
-      }
-      throw new Error(msg);
-    }
-    const type = res.headers.get('content-type') || '';
-    const text = type.includes('json') ? (await res.json()).markdown || '' : await res.text();
-    app.innerHTML = `<p><a href="/?variant=${encodeURIComponent(variant)}">Play ${esc(variantName(list, variant))}</a></p><article class="rules" id="rules-content">${markdown(text)}</article>`;
-  } catch (e) {
-    app.innerHTML = `<p class="error">${esc(e.message)}</p>`;
-  }
+if (!document.getElementById('rules-content') && !document.querySelector('#app .error')) {
+  document.getElementById('app').innerHTML = '<p class="error">The guide was not rendered by the server.</p>';
 }
-
-main();
+if (location.hash) {
+  const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  if (target) target.scrollIntoView();
+}

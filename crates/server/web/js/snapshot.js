@@ -5,7 +5,7 @@ import { drawingKey } from './pieces.js';
 
 const WORDS = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn', s: 'spy' };
 
-function kindOf(variant, letter) {
+export function kindOf(variant, letter) {
   const l = letter.toLowerCase();
   if (variant && variant.startsWith('little-cheops')) return drawingKey(l);
   return WORDS[l] || l;
