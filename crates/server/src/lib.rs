@@ -105,10 +105,6 @@ pub fn router(app: Arc<app::App>) -> Router {
         .route("/analysis", get(pages::analysis))
         .route("/games", get(pages::games))
         .route("/rules/{variant}", get(pages::rules))
-        .route("/login", get(pages::login))
-        .route("/account", get(pages::account))
-        .route("/my-games", get(pages::my_games))
-        .route("/@/{name}", get(pages::profile))
         .route("/static/{*path}", get(pages::static_file))
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(app);

@@ -85,23 +85,3 @@ pub async fn games() -> Response {
 pub async fn rules(Path(_variant): Path<String>) -> Response {
     page("rules.html")
 }
-
-/// `/login`: sign up and log in.
-pub async fn login() -> Response {
-    page("login.html")
-}
-
-/// `/account`: change the password, log out everywhere, delete the account.
-pub async fn account() -> Response {
-    page("account.html")
-}
-
-/// `/my-games`: the caller's games.
-pub async fn my_games() -> Response {
-    page("my-games.html")
-}
-
-/// `/@/{name}`: a player's profile.
-pub async fn profile(Path(_name): Path<String>) -> Response {
-    page("profile.html")
-}
