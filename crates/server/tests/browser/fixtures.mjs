@@ -122,3 +122,31 @@ export function fixtureGames() {
   }
   return games;
 }
+
+/** Games as the lists answer them (issue 29: `GET /api/games`, a profile's, "My games"). */
+export function listedGames() {
+  const at = Date.UTC(2026, 10, 27, 23, 30); // 27 Nov 2026 23:30 UTC: 28 Nov in Auckland
+  const game = (id, extra) => ({
+    id,
+    url: `/game/${id}`,
+    variant: 'chess',
+    white: 'human',
+    black: 'human',
+    names: { white: 'alice', black: 'a-name-of-twenty-ch' },
+    created_at: at,
+    updated_at: at + 60000,
+    finished: true,
+    turns: 7,
+    to_move: null,
+    result: '1-0',
+    winner: 'white',
+    termination: 'checkmate',
+    outcome: 'White wins by checkmate.',
+    ...extra,
+  });
+  return [
+    game('g-running', { variant: 'little-cheops-imperial', black: 'engine:3', names: { white: 'alice', black: null }, finished: false, turns: 12, to_move: 'white', result: '*', winner: null, termination: null, outcome: null, created_at: at + 3600000 }),
+    game('g-mate', {}),
+    game('g-anon', { names: { white: null, black: null }, result: '1/2-1/2', winner: null, termination: 'agreement', outcome: 'Drawn by agreement.', turns: 30, created_at: at - 86400000 }),
+  ];
+}
