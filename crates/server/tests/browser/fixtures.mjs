@@ -112,6 +112,10 @@ export function fixtureGames() {
     clock: { initial_ms: 300000, increment_ms: 0, white_ms: 0, black_ms: 9500, running: null },
     outcome: { winner: 'black', code: 'time-forfeit', sentence: 'time forfeit', points: null, result: '0-1' },
   });
+  // issue 29: named seats, an umpire holding the key, Black's invitation not yet taken
+  const seats = { white: { player: 'human', name: 'alice', taken: true }, black: { player: 'human', name: null, taken: false } };
+  games['people'] = state('people', 'chess', START.chess, [], { players: { white: 'human', black: 'human' }, seats, umpire_key: true });
+  games['people-watch'] = state('people-watch', 'chess', START.chess, [], { players: { white: 'human', black: 'human' }, seats, umpire_key: true, you: 'spectator' });
   // marks of a Castle, an arrestee and Deputies, for the pictures
   const marks = { c9: ['bastion'], e9: ['bastion'], c11: ['bastion'], e11: ['bastion'], d9: ['room'], c10: ['room'], e10: ['room'], d11: ['room'], d10: ['chair'] };
   for (const sq of games['imperial-appoint'].board.squares) {

@@ -306,3 +306,25 @@ test('the lists (issue 29): start times in the reader\'s zone, names, turns, res
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('the game page (issue 29): the players\' names, the umpire\'s note, the invitation until taken, a used invitation\'s sentence', async () => {
+  const page = await newPage(browser);
+  await page.goto(mock.url + '/');
+  await page.evaluate(() => localStorage.setItem('menagerie:game:people', JSON.stringify({ mode: 'friend', me: 'white', tokens: {}, friend: 'http://x/join/abc' })));
+  await page.goto(mock.url + '/game/people');
+  await page.waitForSelector('#umpire-note');
+  assert.equal(await page.textContent('#player-bottom .name'), 'White · alice (you)');
+  assert.equal(await page.textContent('#player-top .name'), 'Black · Opponent');
+  assert.equal(await page.textContent('#umpire-note'), "An umpire holds the key to this game: the umpire sees both sides' secrets.");
+  assert.equal(await page.locator('#friend').isHidden(), false, 'the invitation is shown while the seat is free');
+  assert.equal(await page.inputValue('#friend-link'), 'http://x/join/abc');
+  assert.equal(await page.locator('#invite-taken').count(), 0);
+  await page.goto(mock.url + '/game/people-watch?invite=taken');
+  await page.waitForSelector('#invite-taken');
+  assert.equal(await page.textContent('#invite-taken'), 'This invitation has already been used: the seat is taken; you are watching.');
+  assert.equal(await page.locator('#umpire-note').count(), 0, 'a spectator is not told about the key');
+  assert.equal(await page.textContent('#player-bottom .name'), 'White · alice');
+  // the mock has no websocket (the page retries); anything else is an error
+  assert.deepEqual(page.errors.filter((e) => !/^WebSocket connection to .* 404$/.test(e)), []);
+  await page.context().close();
+});
