@@ -161,6 +161,32 @@ test('a friend game by invitation: the friend joins in a second browser, the cre
   for (const p of [a, b, c]) await p.context().close();
 });
 
+test('a rematch of a game by invitation: each player follows its own link to its own seat of the new game', async () => {
+  const a = await newPage(browser);
+  const b = await newPage(browser);
+  await friendGame(a, b);
+  const id = gameIdOf(a);
+  await a.click('#resign');
+  await a.click('#resign');
+  await b.waitForSelector('#banner:not([hidden])');
+  await a.waitForSelector('#rematch:not([hidden])');
+  await a.click('#rematch');
+  await b.waitForSelector('#accept-rematch');
+  await b.click('#accept-rematch');
+  for (const p of [a, b]) {
+    await p.waitForURL((u) => u.pathname.startsWith('/game/') && !u.pathname.includes(id));
+    await p.waitForSelector('svg.board [data-square]');
+  }
+  assert.equal(gameIdOf(a), gameIdOf(b));
+  // the colours are swapped, and each browser holds its own seat only
+  assert.equal((await stateOf(a)).you, 'black');
+  assert.equal((await stateOf(b)).you, 'white');
+  await play(b, 'e2e4');
+  await waitForMoves(a, 1);
+  for (const p of [a, b]) assert.deepEqual(p.errors, []);
+  for (const p of [a, b]) await p.context().close();
+});
+
 test('a logged-in player finds a game started in one browser from a second one, and plays it there', async () => {
   const a = await newPage(browser);
   await account(a, 'signup', 'carol');
