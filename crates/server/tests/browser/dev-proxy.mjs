@@ -20,6 +20,10 @@ function page(p) {
   if (p === '/analysis') return 'analysis.html';
   if (p === '/games') return 'games.html';
   // /rules/{variant} is rendered by the server (guides.rs): passed on
+  if (p === '/login') return 'login.html';
+  if (p === '/account') return 'account.html';
+  if (p === '/my-games') return 'my-games.html';
+  if (/^\/@\/[^/]+$/.test(p)) return 'profile.html';
   if (p.startsWith('/static/')) return p.slice(8);
   return null;
 }

@@ -112,6 +112,10 @@ export function fixtureGames() {
     clock: { initial_ms: 300000, increment_ms: 0, white_ms: 0, black_ms: 9500, running: null },
     outcome: { winner: 'black', code: 'time-forfeit', sentence: 'time forfeit', points: null, result: '0-1' },
   });
+  // issue 29: named seats, an umpire holding the key, Black's invitation not yet taken
+  const seats = { white: { player: 'human', name: 'alice', taken: true }, black: { player: 'human', name: null, taken: false } };
+  games['people'] = state('people', 'chess', START.chess, [], { players: { white: 'human', black: 'human' }, seats, umpire_key: true });
+  games['people-watch'] = state('people-watch', 'chess', START.chess, [], { players: { white: 'human', black: 'human' }, seats, umpire_key: true, you: 'spectator' });
   // marks of a Castle, an arrestee and Deputies, for the pictures
   const marks = { c9: ['bastion'], e9: ['bastion'], c11: ['bastion'], e11: ['bastion'], d9: ['room'], c10: ['room'], e10: ['room'], d11: ['room'], d10: ['chair'] };
   for (const sq of games['imperial-appoint'].board.squares) {
@@ -121,4 +125,32 @@ export function fixtureGames() {
     if (sq.name === 'j10') sq.marks.push('deputy-known');
   }
   return games;
+}
+
+/** Games as the lists answer them (issue 29: `GET /api/games`, a profile's, "My games"). */
+export function listedGames() {
+  const at = Date.UTC(2026, 10, 27, 23, 30); // 27 Nov 2026 23:30 UTC: 28 Nov in Auckland
+  const game = (id, extra) => ({
+    id,
+    url: `/game/${id}`,
+    variant: 'chess',
+    white: 'human',
+    black: 'human',
+    names: { white: 'alice', black: 'a-name-of-twenty-ch' },
+    created_at: at,
+    updated_at: at + 60000,
+    finished: true,
+    turns: 7,
+    to_move: null,
+    result: '1-0',
+    winner: 'white',
+    termination: 'checkmate',
+    outcome: 'White wins by checkmate.',
+    ...extra,
+  });
+  return [
+    game('g-running', { variant: 'little-cheops-imperial', black: 'engine:3', names: { white: 'alice', black: null }, finished: false, turns: 12, to_move: 'white', result: '*', winner: null, termination: null, outcome: null, created_at: at + 3600000 }),
+    game('g-mate', {}),
+    game('g-anon', { names: { white: null, black: null }, result: '1/2-1/2', winner: null, termination: 'agreement', outcome: 'Drawn by agreement.', turns: 30, created_at: at - 86400000 }),
+  ];
 }

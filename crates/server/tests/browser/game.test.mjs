@@ -118,7 +118,7 @@ test('a friend game in two browsers: each sees the other\'s turns live; Black ca
   await a.waitForURL(/\/game\//);
   await a.waitForSelector('#friend:not([hidden])');
   const link = await a.inputValue('#friend-link');
-  assert.match(link, /\/play\//);
+  assert.match(link, /\/join\//);
   const b = await newPage(browser);
   const sockets = [];
   b.on('websocket', (ws) => sockets.push(ws));

@@ -6,7 +6,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fixtureGames, VARIANTS } from './fixtures.mjs';
+import { fixtureGames, listedGames, VARIANTS } from './fixtures.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const WEB = path.resolve(here, '../../web');
@@ -39,9 +39,21 @@ export function startMock() {
       if (p === '/analysis') return file(res, 'analysis.html');
       if (p === '/games') return file(res, 'games.html');
       if (/^\/rules\/[^/]+$/.test(p)) return file(res, 'rules.html');
+      if (p === '/login') return file(res, 'login.html');
+      if (p === '/account') return file(res, 'account.html');
+      if (p === '/my-games') return file(res, 'my-games.html');
+      if (/^\/@\/[^/]+$/.test(p)) return file(res, 'profile.html');
+      // issue 29: logged in as alice; her lists
+      const listed = listedGames();
+      const mine = listed.map((g) => ({ ...g, color: 'white', your_turn: !g.finished && g.to_move === 'white', opponent: { player: g.black, name: g.names.black } }));
+      if (p === '/api/account') return send(res, 200, { name: 'alice' });
+      if (p === '/api/account/games') return send(res, 200, mine);
+      if (p === '/api/users/alice') return send(res, 200, { name: 'alice', created_at: listed[2].created_at, counts: { chess: { games: 2, wins: 1, draws: 1, losses: 0 } }, playing: mine.filter((g) => !g.finished) });
+      if (p === '/api/users/alice/games') return send(res, 200, { games: mine, page: 1, pages: 3, total: 43 });
+      if (/^\/api\/users\/[^/]+(\/games)?$/.test(p)) return send(res, 404, { error: 'there is no player with this name' });
       if (p === '/api/variants') return send(res, 200, VARIANTS);
       if (/^\/api\/rules\//.test(p)) return send(res, 200, '# Rules\n\nA *short* guide.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n', 'text/markdown; charset=utf-8');
-      if (p === '/api/games' && req.method === 'GET') return send(res, 200, Object.values(games).map((g) => ({ id: g.id, variant: g.variant, white: g.players.white, black: g.players.black, created_at: '2026-01-01', finished: false })));
+      if (p === '/api/games' && req.method === 'GET') return send(res, 200, listed);
       let m;
       if ((m = /^\/api\/games\/([^/]+)$/.exec(p)) && req.method === 'GET') {
         const g = games[m[1]];

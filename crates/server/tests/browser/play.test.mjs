@@ -401,7 +401,7 @@ test('the game page: the rules link, the friend link copied, the record download
   await page.waitForURL(/\/game\//);
   await page.waitForSelector('#friend:not([hidden])');
   const link = await page.inputValue('#friend-link');
-  assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/play\/[0-9a-f]{32}$/);
+  assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/join\/[^/?#]+$/);
   await page.click('#copy-friend');
   // The button's text changes once the clipboard has taken the link (a promise), not at the click.
   // A selector, not waitForFunction: the page's CSP forbids the eval its polling needs.

@@ -5,6 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMock } from './mock-server.mjs';
+import { listedGames } from './fixtures.mjs';
 import { launch, newPage, clickSquare, dragSquare, pieceOn } from './browser.mjs';
 
 let mock;
@@ -198,7 +199,7 @@ test('the move box takes canonical or human text', async () => {
 });
 
 test('a 360-pixel phone: no horizontal scrolling on any page', async () => {
-  for (const path of ['/', '/game/imperial-appoint', '/game/vyrt-seam', '/game/cypher-start', '/analysis', '/games', '/rules/cypher']) {
+  for (const path of ['/', '/game/imperial-appoint', '/game/vyrt-seam', '/game/cypher-start', '/analysis', '/games', '/rules/cypher', '/login', '/account', '/my-games', '/@/alice']) {
     const page = await newPage(browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
     await page.goto(mock.url + path);
     await page.waitForTimeout(300);
@@ -253,5 +254,67 @@ test('clocks: the running side counts down, the other stands; a fallen flag is s
   assert.equal(await page.textContent('[data-clock="white"]'), '⚑ 0:00.0');
   assert.equal(await page.textContent('[data-clock="black"]'), '0:09.5');
   assert.equal(await page.locator('.clock.running').count(), 0);
+  await page.context().close();
+});
+
+test('the lists (issue 29): start times in the reader\'s zone, names, turns, results; the header names the account', async () => {
+  const zone = 'Pacific/Auckland';
+  const local = (ms) => new Date(ms).toLocaleString('en-GB', { timeZone: zone, dateStyle: 'medium', timeStyle: 'short' });
+  const [running, mate, anon] = listedGames();
+  const page = await newPage(browser, { timezoneId: zone, locale: 'en-GB' });
+  await page.goto(mock.url + '/games');
+  await page.waitForSelector('table.games');
+  assert.equal(await page.textContent('#account-name'), 'alice');
+  assert.equal(await page.getAttribute('#account-name', 'href'), '/@/alice');
+  const cells = (id) => page.$$eval(`tr[data-game="${id}"] td`, (tds) => tds.map((t) => t.textContent));
+  assert.deepEqual(await cells('g-mate'), [local(mate.created_at), 'Chess', 'alice', 'a-name-of-twenty-ch', '7', '1-0 · White wins by checkmate.']);
+  assert.equal(local(mate.created_at), '28 Nov 2026, 12:30', 'the moment in Auckland, not in UTC');
+  assert.deepEqual(await cells('g-anon'), [local(anon.created_at), 'Chess', 'Anonymous', 'Anonymous', '30', '1/2-1/2 · Drawn by agreement.']);
+  assert.deepEqual(await cells('g-running'), [local(running.created_at), 'Little Cheops Imperial', 'alice', 'Engine level 3', '12', 'playing']);
+  assert.equal(await page.getAttribute('tr[data-game="g-mate"] [data-seat="black"] a', 'href'), '/@/a-name-of-twenty-ch');
+  assert.equal(await page.getAttribute('tr[data-game="g-mate"] time', 'datetime'), '2026-11-27T23:30:00.000Z');
+
+  await page.goto(mock.url + '/my-games');
+  await page.waitForSelector('#playing');
+  assert.deepEqual(await page.$$eval('#playing tbody tr', (rs) => rs.map((r) => r.dataset.game)), ['g-running']);
+  assert.equal(await page.textContent('#playing tr[data-game="g-running"] [data-col="status"]'), 'Your turn');
+  assert.equal(await page.textContent('#playing tr[data-game="g-running"] [data-col="opponent"]'), 'Engine level 3');
+  assert.deepEqual(await page.$$eval('#finished tbody tr', (rs) => rs.map((r) => r.dataset.game)), ['g-mate', 'g-anon']);
+  assert.equal(await page.textContent('#finished tr[data-game="g-anon"] [data-col="status"]'), '1/2-1/2 · Drawn by agreement.');
+
+  await page.goto(mock.url + '/@/alice');
+  await page.waitForSelector('#counts');
+  assert.deepEqual(await page.$$eval('#counts tr[data-variant="chess"] td', (tds) => tds.map((t) => t.textContent)), ['Chess', '2', '1', '1', '0']);
+  assert.equal(await page.textContent('#games-total'), '(43)');
+  assert.equal(await page.textContent('#page-of'), 'Page 1 of 3');
+  assert.equal(await page.getAttribute('#page-next', 'href'), '/@/alice?page=2');
+  assert.equal(await page.getAttribute('#pgn-link', 'href'), '/api/users/alice/games.pgn');
+  assert.equal(await page.textContent('#member-since'), `Playing here since ${local(anon.created_at)}.`);
+  await page.goto(mock.url + '/@/nobody');
+  await page.waitForSelector('#profile-error');
+  assert.equal(await page.textContent('#profile-error'), 'there is no player with this name');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the game page (issue 29): the players\' names, the umpire\'s note, the invitation until taken, a used invitation\'s sentence', async () => {
+  const page = await newPage(browser);
+  await page.goto(mock.url + '/');
+  await page.evaluate(() => localStorage.setItem('menagerie:game:people', JSON.stringify({ mode: 'friend', me: 'white', tokens: {}, friend: 'http://x/join/abc' })));
+  await page.goto(mock.url + '/game/people');
+  await page.waitForSelector('#umpire-note');
+  assert.equal(await page.textContent('#player-bottom .name'), 'White · alice (you)');
+  assert.equal(await page.textContent('#player-top .name'), 'Black · Opponent');
+  assert.equal(await page.textContent('#umpire-note'), "An umpire holds the key to this game: the umpire sees both sides' secrets.");
+  assert.equal(await page.locator('#friend').isHidden(), false, 'the invitation is shown while the seat is free');
+  assert.equal(await page.inputValue('#friend-link'), 'http://x/join/abc');
+  assert.equal(await page.locator('#invite-taken').count(), 0);
+  await page.goto(mock.url + '/game/people-watch?invite=taken');
+  await page.waitForSelector('#invite-taken');
+  assert.equal(await page.textContent('#invite-taken'), 'This invitation has already been used: the seat is taken; you are watching.');
+  assert.equal(await page.locator('#umpire-note').count(), 0, 'a spectator is not told about the key');
+  assert.equal(await page.textContent('#player-bottom .name'), 'White · alice');
+  // the mock has no websocket (the page retries); anything else is an error
+  assert.deepEqual(page.errors.filter((e) => !/^WebSocket connection to .* 404$/.test(e)), []);
   await page.context().close();
 });

@@ -111,8 +111,36 @@ export function esc(s) {
   return String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** The page header's markup, the same on every page. */
+/** The caller's account (`{name}`, `name` null when anonymous), asked once per page. */
+let accountPromise = null;
+export function account() {
+  if (!accountPromise) accountPromise = api('GET', '/api/account').catch(() => ({ name: null }));
+  return accountPromise;
+}
+
+/** The address of a player's profile. */
+export function profileUrl(name) {
+  return `/@/${encodeURIComponent(name)}`;
+}
+
+/** The login page's address, coming back here afterwards. */
+export function loginUrl() {
+  const here = location.pathname + location.search;
+  return here === '/login' || here.startsWith('/login?') ? '/login' : `/login?next=${encodeURIComponent(here)}`;
+}
+
+/** Fills the header's account corner: the account's name (its profile) and settings, or "Log in". */
+function fillAccount(a) {
+  const el = document.getElementById('account-nav');
+  if (!el) return;
+  el.innerHTML = a && a.name
+    ? `<a id="account-name" href="${esc(profileUrl(a.name))}">${esc(a.name)}</a><a href="/account" title="Password, log out, delete the account">Account</a>`
+    : `<a id="login-link" href="${esc(loginUrl())}">Log in</a>`;
+}
+
+/** The page header's markup, the same on every page (the account corner fills in when known). */
 export function header(active) {
   const link = (href, text, key) => `<a href="${href}"${active === key ? ' aria-current="page"' : ''}>${text}</a>`;
-  return `<a class="brand" href="/">Menagerie</a><nav>${link('/', 'Play', 'home')}${link('/games', 'Games', 'games')}${link('/analysis', 'Analysis', 'analysis')}</nav>`;
+  account().then(fillAccount);
+  return `<a class="brand" href="/">Menagerie</a><nav>${link('/', 'Play', 'home')}${link('/games', 'Games', 'games')}${link('/my-games', 'My games', 'my-games')}${link('/analysis', 'Analysis', 'analysis')}</nav><span class="account-nav" id="account-nav"></span>`;
 }

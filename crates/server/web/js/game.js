@@ -87,6 +87,7 @@ app.innerHTML = `
     <aside class="side-col">
       <div class="banner" id="banner" hidden></div>
       <p class="status" id="status" aria-live="polite"></p>
+      <div class="seat-notes" id="seat-notes" aria-live="polite"></div>
       <div class="offers" id="offers"></div>
       <form id="move-form" class="move-form" autocomplete="off">
         <label for="move-input">Move</label>
@@ -107,7 +108,7 @@ app.innerHTML = `
         <button type="button" id="rematch">Rematch</button>
       </div>
       <div class="friend" id="friend" hidden>
-        <label for="friend-link">Send this link to your friend:</label>
+        <label for="friend-link">Send this invitation to your friend (the first to open it takes the seat):</label>
         <div class="row"><input id="friend-link" readonly><button type="button" id="copy-friend">Copy</button></div>
       </div>
       <p class="links"><a id="record-link" href="#">Download the record</a> · <a id="rules-link" href="#" target="_blank" rel="noopener">Rules</a></p>
@@ -377,7 +378,8 @@ function flagged(color) {
 function playerLabel(color) {
   const p = (state.players || {})[color] || 'human';
   const m = /^engine(?::(\d+))?$/.exec(p);
-  const who = m ? `Engine${m[1] ? ` level ${m[1]}` : ''}` : state.you === color ? 'You' : local.mode === 'local' ? 'Player' : 'Opponent';
+  const named = seatName(color);
+  const who = m ? `Engine${m[1] ? ` level ${m[1]}` : ''}` : named ? (state.you === color ? `${named} (you)` : named) : state.you === color ? 'You' : local.mode === 'local' ? 'Player' : 'Opponent';
   return `${color === 'white' ? 'White' : 'Black'} · ${who}`;
 }
 
@@ -531,10 +533,11 @@ function render() {
   if (ar) ar.addEventListener('click', rematch);
   for (const b of offers.querySelectorAll('[data-claim]')) confirmClick(b, `Really claim? ${b.dataset.claim === 'challenge' ? 'The count starts now.' : 'Click again.'}`, () => action('claim', { claim: b.dataset.claim }));
   const friend = $('#friend');
-  if (local.friend && !state.outcome) {
+  if (local.friend && !state.outcome && !inviteTaken()) {
     friend.hidden = false;
     $('#friend-link').value = local.friend;
   } else friend.hidden = true;
+  renderSeatNotes();
   $('#rules-link').href = `/rules/${encodeURIComponent(state.variant)}`;
   $('#record-link').href = `/api/games/${encodeURIComponent(id)}/record`;
   $('#move-input').placeholder = { chess: 'e.g. e4 or e2e4', vyrt: 'e.g. E2-E4', cypher: 'e.g. d4 or d3-d4', 'little-cheops': 'e.g. e2e3', 'little-cheops-imperial': 'e.g. e2e3 or appoint:d4' }[state.variant] || 'a move';
@@ -543,6 +546,41 @@ function render() {
 setInterval(() => {
   if (state && state.clock && !state.outcome) renderPlayers();
 }, 250);
+
+// ----- people (issue 29): names on the seats, the invitation, the umpire's key -----
+
+let joined = null; // the `joined` event seen live: `{color, name}`
+const inviteTakenHere = new URLSearchParams(location.search).get('invite') === 'taken';
+
+/** The account's name in a seat (`state.seats`), or null (anonymous, engine, an older server). */
+function seatName(color) {
+  const seat = state && state.seats && state.seats[color];
+  return seat && seat.name ? seat.name : null;
+}
+
+/** Whether the seat this browser invited a friend to has been taken. */
+function inviteTaken() {
+  const me = state.you === 'white' || state.you === 'black' ? state.you : local.me;
+  const seat = state.seats && state.seats[other(me)];
+  return !!(joined || (seat && seat.taken));
+}
+
+/** The `joined` event: the invited seat is taken (a live notice for the player who invited). */
+function onJoined(ev) {
+  joined = { color: ev.color || null, name: ev.name || null };
+  if (state) render();
+}
+
+function renderSeatNotes() {
+  const notes = [];
+  const player = state.you === 'white' || state.you === 'black';
+  if (inviteTakenHere && !player) notes.push('<p class="seat-note" id="invite-taken">This invitation has already been used: the seat is taken; you are watching.</p>');
+  if (joined && player && joined.color !== state.you) notes.push(`<p class="seat-note joined" id="joined-note">Your friend has joined${joined.name ? ` as ${esc(joined.name)}` : ''}.</p>`);
+  if (state.umpire_key && player) notes.push('<p class="seat-note" id="umpire-note">An umpire holds the key to this game: the umpire sees both sides\' secrets.</p>');
+  const box = $('#seat-notes');
+  const html = notes.join('');
+  if (box.innerHTML !== html) box.innerHTML = html;
+}
 
 // ----- live -----
 
@@ -575,6 +613,7 @@ function connect() {
     const event = msg.event || {};
     showNotice(notice, event, state && state.you);
     if (event.type === 'rematch-offer') rematchOffer = event.color || null;
+    if (event.type === 'joined') onJoined(event);
     if (event.type === 'rematch' && event.game) {
       onRematchEvent(event);
       return;

@@ -141,18 +141,22 @@ async function main() {
     e.preventDefault();
     const f = e.target;
     const opponent = f.opponent.value;
-    let color = f.color.value;
-    if (color === 'random') color = Math.random() < 0.5 ? 'white' : 'black';
+    const asked = f.color.value;
+    // against the engine the page picks a random colour itself (the engine's seat must be named);
+    // a friend game asks the server for "random"
+    let color = asked === 'random' && opponent !== 'friend' ? (Math.random() < 0.5 ? 'white' : 'black') : asked;
     const rules = {};
     for (const el of app.querySelectorAll('[data-rule]')) {
       const t = el.dataset.type;
       rules[el.dataset.rule] = t === 'bool' ? el.checked : t === 'number' ? Number(el.value) : el.value;
     }
-    const other = color === 'white' ? 'black' : 'white';
     const body = { variant: chosen, rules, white: 'human', black: 'human' };
     const fen = f.fen.value.trim();
     if (fen) body.fen = fen;
-    if (opponent === 'engine') body[other] = `engine:${f.level.value}`;
+    // the creator takes its own seat only (issue 29): no key to the other seat or the umpire's;
+    // at one screen both seats are this browser's
+    if (opponent !== 'local') body.as = color;
+    if (opponent === 'engine') body[color === 'white' ? 'black' : 'white'] = `engine:${f.level.value}`;
     if (f.clock.checked) {
       body.clock = { initial_ms: Math.round(Number(f.minutes.value) * 60000), increment_ms: Math.round(Number(f.increment.value) * 1000) };
     }
@@ -163,12 +167,11 @@ async function main() {
       const seats = g.seats || {};
       const tokens = {};
       for (const c of ['white', 'black']) if (seats[c] && seats[c].token) tokens[c] = seats[c].token;
-      const info = { mode: opponent, me: color, tokens, variant: chosen };
-      if (opponent === 'friend' && seats[other]) info.friend = new URL(seats[other].url || `/play/${seats[other].token}`, location.href).href;
-      if (opponent !== 'local') {
-        // the friend's token is not kept: the link is enough
-        info.tokens = { [color]: tokens[color] };
-      }
+      // with "as" the answer holds the creator's seat alone (the server chose it for "random")
+      if (opponent !== 'local') color = ['white', 'black'].find((c) => seats[c] && c === color) || ['white', 'black'].find((c) => seats[c]) || 'white';
+      const info = { mode: opponent, me: color, tokens: opponent === 'local' ? tokens : { [color]: tokens[color] }, variant: chosen };
+      // the friend's invitation, shown on the game page until the friend has taken the seat
+      if (opponent === 'friend' && g.invite && g.invite.url) info.friend = new URL(g.invite.url, location.href).href;
       saveLocalGame(g.id, info);
       const mine = seats[color];
       location.href = opponent !== 'local' && mine && mine.url ? mine.url : `/game/${encodeURIComponent(g.id)}`;

@@ -1,0 +1,80 @@
+// A player's profile (/@/NAME): per-game counts (won, drawn, lost), the games in progress,
+// every game newest first (paged, filtered by game and result), and all of them as one PGN file.
+
+import { api, variants, variantName, esc, header } from './api.js';
+import { gamesTable, pager, variantSelect, localTime } from './lists.js';
+
+const app = document.getElementById('app');
+document.getElementById('top').innerHTML = header('profile');
+const name = decodeURIComponent(location.pathname.split('/')[2] || '');
+
+const RESULTS = [
+  ['', 'all results'],
+  ['won', 'won'],
+  ['drawn', 'drawn'],
+  ['lost', 'lost'],
+];
+
+function countsTable(counts, list) {
+  const rows = Object.entries(counts || {})
+    .filter(([, c]) => c && c.games)
+    .map(([v, c]) => `<tr data-variant="${esc(v)}"><td>${esc(variantName(list, v))}</td><td data-col="games">${esc(c.games)}</td><td data-col="wins">${esc(c.wins)}</td><td data-col="draws">${esc(c.draws)}</td><td data-col="losses">${esc(c.losses)}</td></tr>`)
+    .join('');
+  if (!rows) return '<p class="muted" id="no-counts">No finished games yet.</p>';
+  return `<div class="table-wrap"><table class="games counts" id="counts"><thead><tr><th>Game</th><th>Played</th><th>Won</th><th>Drawn</th><th>Lost</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+async function main() {
+  if (!name) {
+    app.innerHTML = '<p class="error">No player is named in this address.</p>';
+    return;
+  }
+  document.title = `${name} — Menagerie`;
+  let list = [];
+  try {
+    list = await variants();
+  } catch {
+    list = [];
+  }
+  const q = new URLSearchParams(location.search);
+  const variant = q.get('variant') || '';
+  const result = q.get('result') || '';
+  const page = Math.max(1, Number.parseInt(q.get('page') || '1', 10) || 1);
+  const ask = new URLSearchParams();
+  if (variant) ask.set('variant', variant);
+  if (result) ask.set('result', result);
+  if (page > 1) ask.set('page', String(page));
+  const base = `/api/users/${encodeURIComponent(name)}`;
+  let user;
+  let games;
+  try {
+    [user, games] = await Promise.all([api('GET', base), api('GET', `${base}/games${ask.toString() ? `?${ask}` : ''}`)]);
+  } catch (e) {
+    app.innerHTML = `<h1>${esc(name)}</h1><p class="error" id="profile-error">${esc(e.message)}</p>`;
+    return;
+  }
+  const shown = user.name || name;
+  const since = user.created_at ? `<p class="muted" id="member-since">Playing here since ${esc(localTime(user.created_at))}.</p>` : '';
+  const playing = (user.playing || []).length
+    ? `<h2>Playing now</h2><div id="playing">${gamesTable(user.playing, list)}</div>`
+    : '';
+  const resultSelect = `<select name="result" id="filter-result">${RESULTS.map(([v, t]) => `<option value="${v}"${v === result ? ' selected' : ''}>${t}</option>`).join('')}</select>`;
+  const list2 = games.games || [];
+  const filtered = variant || result;
+  const empty = filtered ? '<p id="no-games">No game matches.</p>' : '<p id="no-games">No games yet.</p>';
+  app.innerHTML = `<h1 id="profile-name">${esc(shown)}</h1>${since}
+    <h2>Results</h2>${countsTable(user.counts, list)}
+    ${playing}
+    <h2>Games <small class="muted" id="games-total">(${esc(games.total ?? list2.length)})</small></h2>
+    <form class="filters" id="filters" method="get" action="${esc(location.pathname)}">
+      <label>Game ${variantSelect(list, variant)}</label>
+      <label>Result ${resultSelect}</label>
+      <button type="submit">Show</button>
+    </form>
+    <div id="history">${list2.length ? gamesTable(list2, list) : empty}</div>
+    ${pager(games.page || page, games.pages || 1)}
+    <p class="links"><a id="pgn-link" href="${esc(`${base}/games.pgn`)}" download="${esc(`${shown}.pgn`)}">Download all games (PGN)</a></p>`;
+  for (const sel of app.querySelectorAll('#filters select')) sel.addEventListener('change', () => app.querySelector('#filters').requestSubmit());
+}
+
+main();
