@@ -4,6 +4,7 @@
 
 import { api, variants, esc, header, streamNdjson } from './api.js';
 import { Board } from './board.js';
+import { mountTorusView } from './torus3d.js';
 
 const app = document.getElementById('app');
 document.getElementById('top').innerHTML = header('analysis');
@@ -57,6 +58,7 @@ const board = new Board($('#board'), {
 $('#flip').addEventListener('click', () => board.flip());
 $('#reset-view').addEventListener('click', () => board.resetView());
 $('#square-names').addEventListener('change', (e) => board.setSquareNames(e.target.checked));
+mountTorusView(board, $('.board-tools')); // issue 35: the 3D torus view beside the flat board
 
 function reason(t) {
   $('#reason').textContent = t || '';

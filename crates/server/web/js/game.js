@@ -3,6 +3,7 @@
 
 import { api, ApiError, localGame, saveLocalGame, variants, variantName, esc, header } from './api.js';
 import { Board } from './board.js';
+import { mountTorusView } from './torus3d.js';
 
 const app = document.getElementById('app');
 document.getElementById('top').innerHTML = header('');
@@ -113,6 +114,7 @@ const board = new Board($('#board'), {
 $('#flip').addEventListener('click', () => board.flip());
 $('#reset-view').addEventListener('click', () => board.resetView());
 $('#square-names').addEventListener('change', (e) => board.setSquareNames(e.target.checked));
+mountTorusView(board, $('.board-tools')); // issue 35: the 3D torus view beside the flat board
 const prefConfirm = localStorage.getItem('menagerie:confirm');
 $('#confirm-moves').checked = prefConfirm === '1';
 $('#confirm-moves').addEventListener('change', (e) => localStorage.setItem('menagerie:confirm', e.target.checked ? '1' : '0'));
