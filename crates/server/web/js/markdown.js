@@ -1,5 +1,6 @@
 // A small Markdown renderer for the rulebook's players' guides: headings, paragraphs,
-// lists, tables, code blocks, quotes and the inline marks (code, bold, italic, links).
+// lists, tables, code blocks, quotes and the inline marks (code, bold, italic, links, images
+// from the pages' own folder).
 // Text is escaped first, so the output holds no markup from the source.
 
 function esc(s) {
@@ -18,6 +19,12 @@ export function inline(text) {
     return `\u0000${codes.length - 1}\u0000`;
   });
   s = esc(s);
+  // an image from the pages' folder (a path ending in crates/server/web/..., as the guides link
+  // it for readers of the repository) is served from /static/; any other image shows its text
+  s = s.replace(/!\[([^\]]*)\]\(([^)\s]+)\)/g, (_, alt, src) => {
+    const m = /^(?:\/static\/|(?:\.\.\/)*crates\/server\/web\/)([\w./-]+)$/.exec(src);
+    return m && !m[1].includes('..') ? `<img src="/static/${m[1]}" alt="${alt}">` : alt;
+  });
   s = s.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, t, href) => {
     const safe = /^(https?:|\/|#|\.)/.test(href) ? href : '#';
     return `<a href="${safe}">${t}</a>`;

@@ -17,8 +17,8 @@ const PREF = 'menagerie:torus3d';
 const R = 2.2; // the ring's radius
 const TUBE = 1.0; // the tube's radius
 const PX = 128; // one square in texture pixels
-const START_TILT = 0.62; // radians the start view looks down on the ring
-const START_DISTANCE = 10.5;
+const START_TILT = 0.55; // radians the start view looks down on the ring
+const START_DISTANCE = 13.5;
 const COLORS = {
   light: '#eee3c8',
   dark: '#b58a5c',
@@ -349,14 +349,16 @@ export class TorusView {
         c.arc(x + mid, y + mid, PX * (target === 'start' ? 0.1 : 0.17), 0, 2 * Math.PI);
         c.fill();
       }
-      // the game's names along two rings: files along the first rank, ranks along the first file
+      // the game's names along rings: file names round the first rank (beside the rank seam)
+      // and round the middle one, rank names round the first file (beside the file seam) and
+      // round the middle one
       c.fillStyle = COLORS.coord;
       c.font = `600 ${Math.round(PX * 0.24)}px system-ui, sans-serif`;
-      if (sq.rank === 0) {
+      if (sq.rank === 0 || sq.rank === Math.floor(H / 2) - 1) {
         c.textAlign = 'right';
         c.fillText(g.files[sq.file], x + PX - 8, y + PX - 10);
       }
-      if (sq.file === 0) {
+      if (sq.file === 0 || sq.file === Math.floor(W / 2)) {
         c.textAlign = 'left';
         c.fillText(g.ranks[sq.rank], x + 8, y + PX * 0.28);
       }
@@ -382,10 +384,11 @@ export class TorusView {
     for (const sq of board.squares) {
       if (!sq.piece) continue;
       const sprite = new this.T.Sprite(new this.T.SpriteMaterial({ map: this.pieceTexture(sq.piece), alphaTest: 0.3 }));
-      const { p } = this.surface(sq.file + 0.5, sq.rank + 0.5, 0.02);
+      // lifted off the surface along its normal, so that it stands clear of the curved tube
+      // from every side it can be seen from
+      const { p } = this.surface(sq.file + 0.5, sq.rank + 0.5, 0.2);
       sprite.position.copy(p);
-      sprite.center.set(0.5, 0.1);
-      sprite.scale.set(0.46, 0.46, 1);
+      sprite.scale.set(0.56, 0.56, 1);
       sprite.userData.square = sq.name;
       this.pieces.add(sprite);
       placed.push(`${sq.name}:${sq.piece.owner}:${sq.piece.kind}`);
