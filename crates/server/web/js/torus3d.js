@@ -379,6 +379,7 @@ export class TorusView {
     const key = board.squares.map((s) => (s.piece ? `${s.name}:${s.piece.owner}:${s.piece.kind}` : '')).join(',');
     if (key === this.piecesKey) return;
     this.piecesKey = key;
+    for (const old of this.pieces.children) old.material.dispose();
     this.pieces.clear();
     const placed = [];
     for (const sq of board.squares) {
@@ -506,17 +507,22 @@ export class TorusView {
       { passive: false },
     );
     c.addEventListener('keydown', (e) => {
+      // the view's own keys, kept from the page (where the arrows step through the moves)
+      const handled = () => {
+        e.preventDefault();
+        e.stopPropagation();
+      };
       const step = 0.2;
       const keys = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
       if (keys[e.key]) {
         this.turn(...keys[e.key]);
-        e.preventDefault();
+        handled();
       } else if (e.key === 'Home' || e.key === '0') {
         this.startView();
-        e.preventDefault();
+        handled();
       } else if (e.key === '+' || e.key === '-') {
         this.zoom(e.key === '+' ? 0.9 : 1.1);
-        e.preventDefault();
+        handled();
       } else if (e.key === 'Escape') {
         this.board.cancel();
       }
