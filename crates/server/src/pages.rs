@@ -27,7 +27,7 @@ pub fn import_map_hashes() -> Vec<String> {
             let Some(end) = rest.find("</script>") else {
                 break;
             };
-            let digest = Sha256::digest(rest[..end].as_bytes());
+            let digest = Sha256::digest(&rest.as_bytes()[..end]);
             out.push(format!(
                 "'sha256-{}'",
                 base64::engine::general_purpose::STANDARD.encode(digest)
