@@ -437,19 +437,23 @@ export class TorusView {
 
   /**
    * Where square `name`'s centre is on the screen (client pixels), or null when it cannot be
-   * pointed at from here (on the far side, or behind a piece).
+   * pointed at from here: the first thing a ray through that point meets must be the centre
+   * itself (found from the geometry, not from the texture coordinates that `squareAt` reads)
+   * or the square's own piece.
    */
   screenPoint(name) {
     const sq = this.board.snapshot.squares.find((s) => s.name === name);
     if (!sq) return null;
     this.ring.updateMatrixWorld(true);
-    const { p } = this.surface(sq.file + 0.5, sq.rank + 0.5);
-    p.applyMatrix4(this.ring.matrixWorld).project(this.camera);
+    const centre = this.surface(sq.file + 0.5, sq.rank + 0.5).p.applyMatrix4(this.ring.matrixWorld);
+    const p = centre.clone().project(this.camera);
+    if (Math.abs(p.x) > 1 || Math.abs(p.y) > 1) return null;
+    this.raycaster.setFromCamera(new this.T.Vector2(p.x, p.y), this.camera);
+    const hit = this.raycaster.intersectObjects([this.mesh, ...this.pieces.children], false)[0];
+    const seen = hit && (hit.object === this.mesh ? hit.point.distanceTo(centre) < 0.05 : hit.object.userData.square === name);
+    if (!seen) return null;
     const r = this.canvas.getBoundingClientRect();
-    const x = r.left + ((p.x + 1) / 2) * r.width;
-    const y = r.top + ((1 - p.y) / 2) * r.height;
-    if (x < r.left || x > r.right || y < r.top || y > r.bottom) return null;
-    return this.squareAt(x, y) === name ? { x, y } : null;
+    return { x: r.left + ((p.x + 1) / 2) * r.width, y: r.top + ((1 - p.y) / 2) * r.height };
   }
 
   listen() {
