@@ -238,3 +238,21 @@ test('torus: without WebGL the toggle says so in one sentence and the flat board
     await plain.close();
   }
 });
+
+test('torus: the Vyrt guide shows its picture of the torus, served from the pages\' folder', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '/rules/vyrt');
+  await page.waitForSelector('article.rules img');
+  const img = await page.evaluate(() => {
+    const i = document.querySelector('article.rules img');
+    return { src: i.getAttribute('src'), alt: i.alt, width: i.naturalWidth, complete: i.complete };
+  });
+  assert.equal(img.src, '/static/img/vyrt-torus.png');
+  assert.match(img.alt, /^The Vyrt board on a torus/);
+  await waitUntil(page, () => document.querySelector('article.rules img').naturalWidth > 0);
+  const res = await fetch(server.url + img.src);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-type'), 'image/png');
+  assert.deepEqual(page.errors, [], 'no console errors');
+  await page.context().close();
+});
