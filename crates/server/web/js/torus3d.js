@@ -84,15 +84,18 @@ export function mountTorusView(board, tools) {
   note.hidden = true;
   tools.append(toggle, reset, note);
 
-  const gl = webglAvailable();
+  let gl = null; // whether WebGL works, asked once a torus is shown (not on every flat game)
   let view = null;
   let loading = null;
   let failed = null;
-  box.checked = gl && localStorage.getItem(PREF) === '1';
-  box.disabled = !gl;
 
   const sync = () => {
     const torus = isTorus(board.snapshot);
+    if (torus && gl === null) {
+      gl = webglAvailable();
+      box.checked = gl && localStorage.getItem(PREF) === '1';
+      box.disabled = !gl;
+    }
     toggle.hidden = !torus;
     note.hidden = !torus || (gl && !failed);
     note.textContent = failed || NO_WEBGL;
