@@ -68,6 +68,24 @@ fn target(href: &str) -> Option<String> {
     })
 }
 
+/// Where a guide's image is served: a file of the pages' folder (`crates/server/web/...` as
+/// the guides link it for readers of the repository, or `/static/...`), else `None`.
+fn image_target(src: &str) -> Option<String> {
+    let mut rest = src;
+    while let Some(r) = rest.strip_prefix("../") {
+        rest = r;
+    }
+    let path = rest
+        .strip_prefix("crates/server/web/")
+        .or_else(|| src.strip_prefix("/static/"))?;
+    let clean = !path.is_empty()
+        && !path.split('/').any(|p| p.is_empty() || p == "." || p == "..")
+        && path
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '-' | '_'));
+    clean.then(|| format!("/static/{path}"))
+}
+
 /// Renders a guide's Markdown.
 pub fn render(markdown: &str) -> Rendered {
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
@@ -76,6 +94,7 @@ pub fn render(markdown: &str) -> Rendered {
     let mut used: HashMap<String, usize> = HashMap::new();
     // Links that lead nowhere become text: their start and end events are removed.
     let mut drop_ends = 0usize;
+    let mut drop_image_ends = 0usize;
     let mut i = 0;
     while i < events.len() {
         match &events[i] {
@@ -114,6 +133,24 @@ pub fn render(markdown: &str) -> Rendered {
                     drop_ends += 1;
                 }
             },
+            Event::Start(Tag::Image { dest_url, .. }) => match image_target(dest_url) {
+                Some(t) => {
+                    if let Event::Start(Tag::Image { dest_url, .. }) = &mut events[i] {
+                        *dest_url = CowStr::from(t);
+                    }
+                    i += 1;
+                }
+                // An image from elsewhere: its description as text.
+                None => {
+                    dropped.push(dest_url.to_string());
+                    events.remove(i);
+                    drop_image_ends += 1;
+                }
+            },
+            Event::End(TagEnd::Image) if drop_image_ends > 0 => {
+                events.remove(i);
+                drop_image_ends -= 1;
+            }
             Event::End(TagEnd::Link) if drop_ends > 0 => {
                 // links do not nest, so the next end closes the dropped link
                 events.remove(i);
@@ -183,6 +220,15 @@ mod tests {
             r.html,
             "<h1 id=\"top\">Top</h1>\n<h2 id=\"moves\">Moves</h2>\n<h2 id=\"moves-1\">Moves</h2>\n"
         );
+    }
+
+    #[test]
+    fn images_come_from_the_pages_folder_only() {
+        let r = render("![a torus](../../crates/server/web/img/vyrt-torus.png) ![x](https://elsewhere.example/x.png) ![y](../../crates/server/web/../secret)");
+        assert!(r.html.contains(r#"<img src="/static/img/vyrt-torus.png" alt="a torus" />"#), "{}", r.html);
+        assert!(!r.html.contains("elsewhere"), "{}", r.html);
+        assert!(!r.html.contains("secret"), "{}", r.html);
+        assert!(r.html.contains('x') && r.html.contains('y'));
     }
 
     #[test]

@@ -81,8 +81,23 @@ impl ServeArgs {
     }
 }
 
-const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
-img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+/// The Content-Security-Policy of every answer: only the server's own files, plus the pages'
+/// inline import maps by their hashes (pages::import_map_hashes).
+pub fn content_security_policy() -> String {
+    let hashes: String = pages::import_map_hashes()
+        .iter()
+        .map(|h| format!(" {h}"))
+        .collect();
+    format!(
+        "default-src 'self'; script-src 'self'{hashes}; style-src 'self' 'unsafe-inline'; \
+img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    )
+}
+
+static CSP: std::sync::LazyLock<HeaderValue> = std::sync::LazyLock::new(|| {
+    HeaderValue::from_str(&content_security_policy())
+        .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"))
+});
 
 /// The routes of the server over `app`.
 pub fn router(app: Arc<app::App>) -> Router {
@@ -159,7 +174,7 @@ fn layers(routes: Router) -> Router {
         .layer(CatchPanicLayer::custom(panic_response))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CSP),
+            CSP.clone(),
         ))
         .layer(SetResponseHeaderLayer::overriding(
             header::X_CONTENT_TYPE_OPTIONS,

@@ -9,6 +9,37 @@ static WEB: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/web");
 
 include!(concat!(env!("OUT_DIR"), "/rules_docs.rs"));
 
+const IMPORT_MAP_OPEN: &str = "<script type=\"importmap\">";
+
+/// The Content-Security-Policy sources (`'sha256-...'`) of the import maps written inline in
+/// the pages: the policy allows exactly these inline scripts and no other.
+pub fn import_map_hashes() -> Vec<String> {
+    use base64::Engine as _;
+    use sha2::{Digest, Sha256};
+    let mut out = Vec::new();
+    for f in WEB.files() {
+        if f.path().extension().and_then(|e| e.to_str()) != Some("html") {
+            continue;
+        }
+        let mut rest = f.contents_utf8().unwrap_or("");
+        while let Some(start) = rest.find(IMPORT_MAP_OPEN) {
+            rest = &rest[start + IMPORT_MAP_OPEN.len()..];
+            let Some(end) = rest.find("</script>") else {
+                break;
+            };
+            let digest = Sha256::digest(&rest.as_bytes()[..end]);
+            out.push(format!(
+                "'sha256-{}'",
+                base64::engine::general_purpose::STANDARD.encode(digest)
+            ));
+            rest = &rest[end..];
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 fn content_type(path: &str) -> &'static str {
     match path.rsplit('.').next().unwrap_or("") {
         "html" => "text/html; charset=utf-8",
@@ -152,4 +183,31 @@ pub async fn my_games() -> Response {
 /// `/@/{name}`: a player's profile.
 pub async fn profile(Path(_name): Path<String>) -> Response {
     page("profile.html")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The game page and the analysis board load three.js through one import map, allowed by its hash.
+    #[test]
+    fn the_pages_import_map_is_allowed_by_its_hash() {
+        assert_eq!(
+            import_map_hashes(),
+            vec!["'sha256-6FIy5Eiioykw+QQOTG2O0a3s0L9KSaS9qyvrjUD3LDg='".to_string()]
+        );
+        for page in ["game.html", "analysis.html"] {
+            let text = WEB
+                .get_file(page)
+                .and_then(|f| f.contents_utf8())
+                .unwrap_or("");
+            assert!(
+                text.contains(r#"<script type="importmap">{"imports":{"three":"/static/vendor/three/three.module.js"}}</script>"#),
+                "{page}"
+            );
+        }
+        assert!(WEB.get_file("vendor/three/three.module.js").is_some());
+        assert!(WEB.get_file("vendor/three/three.core.js").is_some());
+        assert!(WEB.get_file("vendor/three/LICENSE").is_some());
+    }
 }

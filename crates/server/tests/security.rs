@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use support::{call, create, next, spawn, Rng};
 
-const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+const CSP: &str = "default-src 'self'; script-src 'self' 'sha256-6FIy5Eiioykw+QQOTG2O0a3s0L9KSaS9qyvrjUD3LDg='; style-src 'self' 'unsafe-inline'; \
 img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /// How a request says who it is.

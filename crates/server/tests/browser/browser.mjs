@@ -3,7 +3,9 @@
 import { chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+// --enable-unsafe-swiftshader: WebGL through the software renderer (the 3D torus view, issue 35),
+// which newer Chromium no longer falls back to on its own.
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** A launched browser. */
 export function launch() {

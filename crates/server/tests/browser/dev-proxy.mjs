@@ -5,14 +5,21 @@
 
 import http from 'node:http';
 import net from 'node:net';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const WEB = path.resolve(here, '../../web');
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.wav': 'audio/wav' };
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.wav': 'audio/wav', '.png': 'image/png' };
+// The import maps inline in the pages are allowed by their hashes, as the server does (pages.rs).
+const IMPORT_MAPS = fs
+  .readdirSync(WEB)
+  .filter((f) => f.endsWith('.html'))
+  .flatMap((f) => [...fs.readFileSync(path.join(WEB, f), 'utf8').matchAll(/<script type="importmap">([\s\S]*?)<\/script>/g)].map((m) => m[1]));
+const HASHES = [...new Set(IMPORT_MAPS.map((s) => `'sha256-${crypto.createHash('sha256').update(s).digest('base64')}'`))].sort();
+const CSP = `default-src 'self'; script-src 'self'${HASHES.map((h) => ` ${h}`).join('')}; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
 
 function page(p) {
   if (p === '/') return 'index.html';

@@ -9,6 +9,7 @@ import { recordPanel, playFromHereHref } from './recordpaste.js';
 import { setPieceTables, legendElement, renderLegend } from './legend.js';
 import { offBoardElement, renderOffBoard } from './offboard.js';
 import { openEditor } from './editor.js';
+import { mountTorusView } from './torus3d.js';
 
 const app = document.getElementById('app');
 document.getElementById('top').innerHTML = header('analysis');
@@ -115,6 +116,7 @@ editButton.addEventListener('click', edit);
 $('#flip').addEventListener('click', () => board.flip());
 $('#reset-view').addEventListener('click', () => board.resetView());
 $('#square-names').addEventListener('change', (e) => board.setSquareNames(e.target.checked));
+mountTorusView(board, $('.board-tools')); // issue 35: the 3D torus view beside the flat board
 
 function reason(t) {
   $('#reason').textContent = t || '';

@@ -11,6 +11,7 @@ import { confirmClick, QUIET_CLAIMS } from './claims.js';
 import { speakCursor } from './keyboard.js';
 import { Premove, NO_PREMOVES } from './premove.js';
 import { zoomButton } from './zoom.js';
+import { mountTorusView } from './torus3d.js';
 
 const app = document.getElementById('app');
 document.getElementById('top').innerHTML = header('');
@@ -144,6 +145,7 @@ watchLowTime(() => (state && !state.outcome && (state.you === 'white' || state.y
 $('#flip').addEventListener('click', () => board.flip());
 $('#reset-view').addEventListener('click', () => board.resetView());
 $('#square-names').addEventListener('change', (e) => board.setSquareNames(e.target.checked));
+mountTorusView(board, $('.board-tools')); // issue 35: the 3D torus view beside the flat board
 const prefConfirm = localStorage.getItem('menagerie:confirm');
 $('#confirm-moves').checked = prefConfirm === '1';
 $('#confirm-moves').addEventListener('change', (e) => localStorage.setItem('menagerie:confirm', e.target.checked ? '1' : '0'));
