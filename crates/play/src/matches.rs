@@ -170,11 +170,14 @@ pub fn play_game(
             ));
         }
         let white_to_move = g.turn() == Color::White;
-        let mv = if white_to_move == a_white {
-            a.choose(g.as_mut())?
-        } else {
-            b.choose(g.as_mut())?
-        };
+        let mover: &mut dyn Player = if white_to_move == a_white { a } else { b };
+        let mv = mover.choose(g.as_mut())?;
+        // A claim the mover makes with its turn (the fifty-round challenge, R38); one the
+        // game refuses changes nothing.
+        if let Some(code) = mover.claim(g.as_ref()) {
+            let side = g.turn();
+            let _ = g.claim_by(side, &code);
+        }
         if g.push(&mv).is_err() {
             // An illegal move from an external engine loses the game, as in any arena.
             break Outcome::win(

@@ -600,6 +600,47 @@ impl Evaluator<CheopsPosition> for CheopsEval {
     fn uses_mobility(&self) -> bool {
         false
     }
+
+    fn idle_moves(
+        &self,
+        root: &CheopsPosition,
+        earlier: &[(CheopsPosition, CheopsMove)],
+        moves: &[CheopsMove],
+    ) -> Vec<(CheopsMove, i32)> {
+        // A plain step (no promotion) as from and to squares.
+        let step = |m: CheopsMove| {
+            (m.kind == TurnKind::Move && m.promotion().is_none()).then(|| (m.from(), m.to()))
+        };
+        moves
+            .iter()
+            .filter(|&&m| match m.kind {
+                TurnKind::Inspect => certified(root.turn(), earlier, m.to()),
+                TurnKind::Move => {
+                    step(m).is_some_and(|sq| super::steps_back(root, earlier, sq, step))
+                }
+                _ => false,
+            })
+            .map(|&m| (m, super::IDLE_MARGIN))
+            .collect()
+    }
+}
+
+/// Whether the piece on `s` is a Civilian `me` has already certified: `me` inspected `s`
+/// and since then no turn moved a piece from or to `s` and the opponent appointed no one
+/// (an appointment may have made it a Deputy). An inspection that found a Deputy makes it
+/// known, and a known Deputy is never offered for inspection.
+fn certified(me: Color, earlier: &[(CheopsPosition, CheopsMove)], s: Square) -> bool {
+    for (pos, mv) in earlier.iter().rev() {
+        let mine = pos.turn() == me;
+        match mv.kind {
+            TurnKind::Inspect if mine && mv.to() == s => return true,
+            TurnKind::Inspect => {}
+            TurnKind::Appoint if !mine => return false,
+            _ if mv.from() == s || mv.to() == s => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 #[cfg(test)]
