@@ -1852,15 +1852,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             let (lo, hi) = (alpha.saturating_add(idle), beta.saturating_add(idle));
             let score = if i == 0 {
                 self.cut_node[ply + 1] = !pv_node && !cut_node;
-                -self.negamax(
-                    &child,
-                    new_depth,
-                    -hi,
-                    -lo,
-                    ply + 1,
-                    pv_node,
-                    gives_check,
-                )
+                -self.negamax(&child, new_depth, -hi, -lo, ply + 1, pv_node, gives_check)
             } else {
                 let quiet = !noisy && !in_check && !gives_check;
                 let is_killer = Some(mv) == killers[0] || Some(mv) == killers[1];
@@ -1892,15 +1884,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 );
                 if s > lo && r > 0 {
                     self.cut_node[ply + 1] = !cut_node;
-                    s = -self.negamax(
-                        &child,
-                        new_depth,
-                        -lo - 1,
-                        -lo,
-                        ply + 1,
-                        false,
-                        gives_check,
-                    );
+                    s = -self.negamax(&child, new_depth, -lo - 1, -lo, ply + 1, false, gives_check);
                 }
                 if s > lo && s < hi {
                     s = -self.negamax(&child, new_depth, -hi, -lo, ply + 1, true, gives_check);

@@ -155,10 +155,11 @@ impl PlayerSpec {
 pub const MAX_CONTEMPT: i32 = 500;
 
 /// An engine player challenges its opponent to show a mate (Little Cheops R38) once its own
-/// search scores the position at most this (centipawns, its own view): it is then the side
-/// that cannot make progress, and the count only ends a game the other side cannot win
-/// either. Claiming costs a side that is not ahead nothing.
-pub const CHALLENGE_CP: i32 = 0;
+/// search scores the position at most this (centipawns, its own view; a quarter Pawn, about
+/// the evaluation's bonus for the move): it is then not the side that can make progress,
+/// and the count (from the later of the challenge and the last Pawn move, capture or
+/// arrest) only ends a game that nobody is winning. Claiming costs such a side nothing.
+pub const CHALLENGE_CP: i32 = 25;
 
 /// A player that chooses moves by itself.
 pub trait Player {

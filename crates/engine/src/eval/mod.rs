@@ -101,7 +101,12 @@ pub trait Evaluator<P: Position>: Send + Sync {
     /// with the move played from it. The search then prefers a move that makes progress
     /// when the scores are about the same ([`crate::Searcher::set_idle_moves`]). None by
     /// default (chess, Cypher: their repetition rule and evaluation are enough).
-    fn idle_moves(&self, _root: &P, _earlier: &[(P, P::Move)], _moves: &[P::Move]) -> Vec<(P::Move, i32)> {
+    fn idle_moves(
+        &self,
+        _root: &P,
+        _earlier: &[(P, P::Move)],
+        _moves: &[P::Move],
+    ) -> Vec<(P::Move, i32)> {
         Vec::new()
     }
 }

@@ -20,7 +20,11 @@ pub struct CheopsEval {
     pub values: [(char, i32); 15],
     /// The value of a letter missing from the table.
     pub default: i32,
-    /// Pawn bonus by steps still to go to the last rank (index 1 = one step).
+    /// Pawn bonus by steps still to go to the last rank (index 1 = one step). It rises from
+    /// the Pawn's first step on, not only near the last rank: with nothing for the first
+    /// steps, every quiet move of a blocked-looking middlegame scored the same and the
+    /// engine shuffled (issue 36); a Pawn step is progress, and it restarts the fifty-round
+    /// count.
     pub pawn_advance: [i32; 13],
     /// Bonus of each active Castle a side owns.
     pub castle: i32,
@@ -62,7 +66,7 @@ impl Default for CheopsEval {
                 ('?', 0),
             ],
             default: 250,
-            pawn_advance: [0, 200, 90, 45, 20, 8, 3, 0, 0, 0, 0, 0, 0],
+            pawn_advance: [0, 200, 100, 60, 40, 28, 20, 14, 9, 5, 2, 0, 0],
             castle: 60,
             shelter: 6,
             king_danger: 12,
