@@ -122,6 +122,11 @@ pub struct Limits {
     pub multipv: Option<u32>,
     /// A deliberate weakening for people (engine levels); none when unset.
     pub skill: Option<Skill>,
+    /// Contempt for a draw against a weaker opponent, in centipawns: a repetition or a draw
+    /// by rule scores this much below an even position for the side to move at the root
+    /// (and as much above for the opponent), so the engine avoids a draw unless it stands
+    /// worse by more. Unset (0) in self-play, where a draw is worth what it is.
+    pub contempt: Option<i32>,
 }
 
 /// A weakening a person feels as natural: now and then the engine plays its second-best
@@ -453,6 +458,12 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     /// The root moves the game allows (all legal moves when empty), kept over every search
     /// until changed: at a repetition Little Cheops offers only a choice (R36).
     root_allowed: Vec<P::Move>,
+    /// Root moves that change nothing the mover can see (a re-inspection, a step back), each
+    /// with how much less it is worth than its search score, kept until changed
+    /// ([`Searcher::set_idle_moves`]).
+    root_idle: Vec<(P::Move, i32)>,
+    /// The score of a draw for the side to move at the root ([`Limits::contempt`], negated).
+    draw_root: i32,
 }
 
 /// Lists lent to the nodes of a search and given back, empty, when a node is done, so
@@ -642,6 +653,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             root_raised: None,
             root_only: Vec::new(),
             root_allowed: Vec::new(),
+            root_idle: Vec::new(),
+            draw_root: 0,
         }
     }
 
@@ -666,6 +679,33 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     /// hidden-information searches over several hypotheses included, until called again.
     pub fn allow_root(&mut self, moves: Vec<P::Move>) {
         self.root_allowed = moves;
+    }
+
+    /// Marks root moves as idle, each with a margin: such a move is chosen only when every
+    /// other move scores at least that much below it, so a move that makes progress wins a
+    /// near tie against a re-inspection or a step back and forth. Kept over every search
+    /// (hidden-information searches included) until called again; empty for none.
+    pub fn set_idle_moves(&mut self, moves: Vec<(P::Move, i32)>) {
+        self.root_idle = moves;
+    }
+
+    /// The margin of an idle root move ([`Searcher::set_idle_moves`]), 0 for any other.
+    fn idle_margin(&self, mv: P::Move) -> i32 {
+        self.root_idle
+            .iter()
+            .find(|(m, _)| *m == mv)
+            .map_or(0, |&(_, margin)| margin)
+    }
+
+    /// The score of a draw at `ply` for the side to move there: the contempt's, negative
+    /// for the side to move at the root, positive for its opponent.
+    #[inline]
+    fn draw_score(&self, ply: usize) -> i32 {
+        if ply % 2 == 0 {
+            self.draw_root
+        } else {
+            -self.draw_root
+        }
     }
 
     /// Forgets everything learnt (a new game).
@@ -1121,6 +1161,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 threads: limits.threads,
                 multipv: None,
                 skill: None,
+                contempt: limits.contempt,
             }
         };
         // Phase 1: each hypothesis's own best move (about half the budget).
@@ -1244,6 +1285,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         self.rep_floor = 0;
         self.stopped = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.draw_root = -limits.contempt.unwrap_or(0).clamp(-1000, 1000);
         self.deadline = limits.movetime.and_then(|t| self.start.checked_add(t));
         self.half_time = limits.movetime.and_then(|t| self.start.checked_add(t / 2));
     }
@@ -1380,7 +1422,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
 
     /// The score of a position with no legal move, from the side to move's view.
     fn terminal(&self, pos: &P, ply: usize) -> i32 {
-        ended(pos, pos.outcome().and_then(|o| o.winner), ply)
+        match pos.outcome().and_then(|o| o.winner) {
+            None => self.draw_score(ply),
+            winner => ended(pos, winner, ply),
+        }
     }
 
     fn is_repetition(&self) -> bool {
@@ -1455,7 +1500,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         if depth <= 0 && ply > 0 {
             self.pv[ply].clear();
             if self.is_repetition() {
-                return 0;
+                return self.draw_score(ply);
             }
             return self.quiesce(pos, alpha, beta, ply, 0, Some(in_check));
         }
@@ -1465,7 +1510,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply > 0 && self.is_repetition() {
-            return 0;
+            return self.draw_score(ply);
         }
         let rule_draw = ply > 0 && pos.rule_draw();
         // The hash table first: a cut-off there saves generating the moves. Only positions
@@ -1521,7 +1566,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             moves.retain(|m| !excluded.contains(m));
         }
         if rule_draw {
-            return 0;
+            return self.draw_score(ply);
         }
         if ply > 0 {
             // No line from here can beat a win already found closer to the root.
@@ -1797,17 +1842,17 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             )
             .max(singular);
             let new_depth = depth - 1 + extension;
+            // An idle root move is searched against a window raised by its margin and
+            // scored that much lower, so it wins only by more than the margin.
+            let idle = if ply == 0 && !self.root_idle.is_empty() {
+                self.idle_margin(mv)
+            } else {
+                0
+            };
+            let (lo, hi) = (alpha.saturating_add(idle), beta.saturating_add(idle));
             let score = if i == 0 {
                 self.cut_node[ply + 1] = !pv_node && !cut_node;
-                -self.negamax(
-                    &child,
-                    new_depth,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    pv_node,
-                    gives_check,
-                )
+                -self.negamax(&child, new_depth, -hi, -lo, ply + 1, pv_node, gives_check)
             } else {
                 let quiet = !noisy && !in_check && !gives_check;
                 let is_killer = Some(mv) == killers[0] || Some(mv) == killers[1];
@@ -1831,28 +1876,25 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 let mut s = -self.negamax(
                     &child,
                     new_depth - r,
-                    -alpha - 1,
-                    -alpha,
+                    -lo - 1,
+                    -lo,
                     ply + 1,
                     false,
                     gives_check,
                 );
-                if s > alpha && r > 0 {
+                if s > lo && r > 0 {
                     self.cut_node[ply + 1] = !cut_node;
-                    s = -self.negamax(
-                        &child,
-                        new_depth,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        false,
-                        gives_check,
-                    );
+                    s = -self.negamax(&child, new_depth, -lo - 1, -lo, ply + 1, false, gives_check);
                 }
-                if s > alpha && s < beta {
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true, gives_check);
+                if s > lo && s < hi {
+                    s = -self.negamax(&child, new_depth, -hi, -lo, ply + 1, true, gives_check);
                 }
                 s
+            };
+            let score = if idle != 0 && !is_win_score(score) {
+                score - idle
+            } else {
+                score
             };
             self.path.pop();
             if self.stopped {
@@ -2070,7 +2112,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             // Stand pat before generating moves: most quiescence nodes end here. A position
             // without legal moves and not in check (stalemate) is then scored as usual.
             if pos.rule_draw() {
-                return 0;
+                return self.draw_score(ply);
             }
             let s = self.stand_pat_score(pos, ply, alpha, beta);
             if s >= beta || qdepth >= QS_MAX_DEPTH {
@@ -2093,7 +2135,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             }
         }
         if stand.is_none() && pos.rule_draw() {
-            return 0;
+            return self.draw_score(ply);
         }
         self.quiesce_with(
             pos, moves, captures, alpha, beta, ply, qdepth, in_check, stand,

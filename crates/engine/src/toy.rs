@@ -299,4 +299,70 @@ mod tests {
         };
         assert!(ok.validate().is_ok());
     }
+
+    /// The depth-1 score of each root move of `root` under [`NoisyEval`]: minus the child's
+    /// static score (the child stands pat in quiescence).
+    fn depth_one_scores(root: &Toy) -> Vec<(u8, i32)> {
+        (0..root.width)
+            .map(|m| {
+                let mut child = *root;
+                child.play(m);
+                (m, -NoisyEval.evaluate(&child, Mobility::default()))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_idle_root_move_is_chosen_only_when_it_wins_by_more_than_its_margin() {
+        let root = Toy::new(20, 5, false);
+        let mut scores = depth_one_scores(&root);
+        scores.sort_by_key(|&(m, s)| (std::cmp::Reverse(s), m));
+        let ((best, top), (second, next)) = (scores[0], scores[1]);
+        assert!(top > next, "the toy position has one best move");
+        let mut s = searcher();
+        let r = s.search(&root, &[], &Limits::depth(1), |_| {});
+        assert_eq!(r.best, Some(best));
+        assert_eq!(r.last.score, crate::Score::Cp(top));
+        // Marked idle with a margin larger than its lead, the best move gives way to the
+        // second, which makes progress.
+        s.set_idle_moves(vec![(best, top - next + 1)]);
+        let r = s.search(&root, &[], &Limits::depth(1), |_| {});
+        assert_eq!(r.best, Some(second));
+        assert_eq!(r.last.score, crate::Score::Cp(next));
+        // With a margin below its lead it is still chosen, scored its margin lower.
+        s.set_idle_moves(vec![(best, top - next - 1)]);
+        let r = s.search(&root, &[], &Limits::depth(1), |_| {});
+        assert_eq!(r.best, Some(best));
+        assert_eq!(r.last.score, crate::Score::Cp(next + 1));
+        // The marks last until changed.
+        s.set_idle_moves(Vec::new());
+        let r = s.search(&root, &[], &Limits::depth(1), |_| {});
+        assert_eq!(r.best, Some(best));
+    }
+
+    #[test]
+    fn a_repetition_scores_the_draw_less_the_contempt() {
+        let root = Toy::new(20, 3, false);
+        let mut child = root;
+        child.play(0);
+        // The game reached the position after move 0 two plies before the root: playing it
+        // again repeats it.
+        let history = [1, child.key()];
+        let mut s = searcher();
+        s.restrict_root(vec![0]);
+        let r = s.search(&root, &history, &Limits::depth(3), |_| {});
+        assert_eq!(r.last.score, crate::Score::Cp(0));
+        let contempt = Limits {
+            depth: Some(3),
+            contempt: Some(50),
+            ..Limits::default()
+        };
+        s.restrict_root(vec![0]);
+        let r = s.search(&root, &history, &contempt, |_| {});
+        assert_eq!(r.last.score, crate::Score::Cp(-50));
+        // Without the repetition, move 0 is scored by the search as usual.
+        s.restrict_root(vec![0]);
+        let r = s.search(&root, &[], &Limits::depth(1), |_| {});
+        assert_eq!(r.last.score, crate::Score::Cp(depth_one_scores(&root)[0].1));
+    }
 }

@@ -170,11 +170,14 @@ pub fn play_game(
             ));
         }
         let white_to_move = g.turn() == Color::White;
-        let mv = if white_to_move == a_white {
-            a.choose(g.as_mut())?
-        } else {
-            b.choose(g.as_mut())?
-        };
+        let mover: &mut dyn Player = if white_to_move == a_white { a } else { b };
+        let mv = mover.choose(g.as_mut())?;
+        // A claim the mover makes with its turn (the fifty-round challenge, R38); one the
+        // game refuses changes nothing.
+        if let Some(code) = mover.claim(g.as_ref()) {
+            let side = g.turn();
+            let _ = g.claim_by(side, &code);
+        }
         if g.push(&mv).is_err() {
             // An illegal move from an external engine loses the game, as in any arena.
             break Outcome::win(
@@ -253,6 +256,55 @@ pub fn run(
 mod tests {
     use super::*;
     use crate::players::{GreedyPlayer, RandomPlayer};
+
+    /// Little Cheops (Common) with the Pawns locked across the whole board in a chain that
+    /// no Pawn can capture past and no King can cross: nobody can make progress.
+    const BLOCKED: &str = "4k4/9/9/9/1p1p1p1p1/pPpPpPpPp/P1P1P1P1P/9/4K4 w 0 1";
+
+    #[test]
+    fn engines_claim_the_fifty_round_challenge_and_a_blocked_game_ends_by_it() {
+        use crate::players::{engine_claim, EnginePlayer, CHALLENGE_CP};
+        let variant = menagerie_variants::find("little-cheops").expect("little-cheops");
+        let g = variant
+            .open(Some(BLOCKED), &RuleOptions::new())
+            .expect("blocked position");
+        // Not ahead (the move's bonus at most): the challenge; ahead: none; once made, the
+        // claim is no longer open.
+        let even = Some(menagerie_variants::Score::Cp(CHALLENGE_CP));
+        assert_eq!(engine_claim(g.as_ref(), even).as_deref(), Some("challenge"));
+        let ahead = Some(menagerie_variants::Score::Cp(CHALLENGE_CP + 1));
+        assert_eq!(engine_claim(g.as_ref(), ahead), None);
+        let config = MatchConfig {
+            variant,
+            fen: Some(BLOCKED.to_string()),
+            options: RuleOptions::new(),
+            games: 1,
+            opening_plies: 0,
+            max_plies: 300,
+            seed: 1,
+            paired: false,
+            sprt: None,
+        };
+        let limits = menagerie_variants::Limits::depth(2);
+        let (mut a, mut b) = (EnginePlayer::new(limits), EnginePlayer::new(limits));
+        let mut rng = Rng::new(1);
+        let r = play_game(&config, 1, &mut a, &mut b, &mut rng).expect("the game");
+        // White claims at once; a hundred turns later, with no Pawn move or capture
+        // possible, the game is drawn by the challenge, not at the ply cap.
+        assert_eq!(r.outcome.termination.code(), "fifty-round-challenge");
+        assert_eq!(r.plies, 100);
+        assert_eq!((r.points_a, r.points_b), (0.5, 0.5));
+    }
+
+    #[test]
+    fn greedy_and_random_players_claim_nothing() {
+        let g = menagerie_variants::find("little-cheops")
+            .expect("little-cheops")
+            .open(Some(BLOCKED), &RuleOptions::new())
+            .expect("blocked position");
+        assert_eq!(GreedyPlayer(Rng::new(1)).claim(g.as_ref()), None);
+        assert_eq!(RandomPlayer(Rng::new(1)).claim(g.as_ref()), None);
+    }
 
     #[test]
     fn elo_from_scores() {

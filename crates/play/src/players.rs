@@ -4,7 +4,7 @@
 use crate::engine::Engine;
 use crate::limits::{self, Kind};
 use crate::uci_client::UciEngine;
-use menagerie_variants::{AnyGame, Evaluation, Limits, VariantError};
+use menagerie_variants::{AnyGame, Evaluation, Limits, Score, VariantError};
 use std::time::Duration;
 
 /// A small seeded generator (SplitMix64): reproducible matches without a dependency.
@@ -69,9 +69,11 @@ fn engine_limits(spec: &str, opts: &str) -> Result<Limits, VariantError> {
                 let n = v
                     .parse::<u32>()
                     .map_err(|_| bad(spec, &format!("level needs a whole number, not '{v}'")))?;
+                let level = menagerie_variants::level_limits(n).map_err(|why| bad(spec, &why))?;
                 l = Limits {
                     threads: l.threads,
-                    ..menagerie_variants::level_limits(n).map_err(|why| bad(spec, &why))?
+                    contempt: l.contempt.or(level.contempt),
+                    ..level
                 };
             }
             Some(("threads", v)) => {
@@ -82,11 +84,26 @@ fn engine_limits(spec: &str, opts: &str) -> Result<Limits, VariantError> {
                 l.movetime = Some(Duration::from_millis(read(Kind::Movetime, v)?))
             }
             Some(("nodes", v)) => l.nodes = Some(read(Kind::Nodes, v)?),
+            Some(("contempt", v)) => {
+                let cp = v
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|cp| (-MAX_CONTEMPT..=MAX_CONTEMPT).contains(cp))
+                    .ok_or_else(|| {
+                        bad(
+                            spec,
+                            &format!(
+                                "contempt is a whole number of centipawns from -{MAX_CONTEMPT} to {MAX_CONTEMPT}, not '{v}'"
+                            ),
+                        )
+                    })?;
+                l.contempt = Some(cp);
+            }
             Some((k, _)) => {
                 return Err(bad(
                     spec,
                     &format!(
-                        "unknown engine option '{k}' (depth, movetime, nodes, level, threads)"
+                        "unknown engine option '{k}' (depth, movetime, nodes, level, threads, contempt)"
                     ),
                 ))
             }
@@ -134,10 +151,25 @@ impl PlayerSpec {
     }
 }
 
+/// The largest contempt an engine player accepts, in centipawns (`engine:contempt=N`).
+pub const MAX_CONTEMPT: i32 = 500;
+
+/// An engine player challenges its opponent to show a mate (Little Cheops R38) once its own
+/// search scores the position at most this (centipawns, its own view; a quarter Pawn, about
+/// the evaluation's bonus for the move): it is then not the side that can make progress,
+/// and the count (from the later of the challenge and the last Pawn move, capture or
+/// arrest) only ends a game that nobody is winning. Claiming costs such a side nothing.
+pub const CHALLENGE_CP: i32 = 25;
+
 /// A player that chooses moves by itself.
 pub trait Player {
     /// The move to play now, in canonical text; `game` is the game so far (not over).
     fn choose(&mut self, game: &mut dyn AnyGame) -> Result<String, VariantError>;
+    /// A rulebook claim the player makes now, after choosing its move and before it is
+    /// played (Little Cheops' fifty-round challenge, R38), by its code; none by default.
+    fn claim(&mut self, _game: &dyn AnyGame) -> Option<String> {
+        None
+    }
     /// Called before each new game.
     fn new_game(&mut self) {}
 }
@@ -146,6 +178,8 @@ pub trait Player {
 pub struct EnginePlayer {
     limits: Limits,
     engine: Engine,
+    /// The score of its last search, from its own view.
+    last_score: Option<Score>,
 }
 
 impl EnginePlayer {
@@ -154,18 +188,40 @@ impl EnginePlayer {
         EnginePlayer {
             limits,
             engine: Engine::new(),
+            last_score: None,
         }
     }
 }
 
+/// The claim an engine whose last search scored `score` makes in `game`: the fifty-round
+/// challenge (R38) when it is open and the engine is not ahead ([`CHALLENGE_CP`]).
+pub fn engine_claim(game: &dyn AnyGame, score: Option<Score>) -> Option<String> {
+    let not_ahead = match score? {
+        Score::Cp(cp) => cp <= CHALLENGE_CP,
+        Score::LossIn(_) => true,
+        Score::WinIn(_) => false,
+    };
+    (not_ahead
+        && game
+            .claims()
+            .iter()
+            .any(|c| c.code == "challenge" && c.by.is_none()))
+    .then(|| "challenge".to_string())
+}
+
 impl Player for EnginePlayer {
     fn choose(&mut self, game: &mut dyn AnyGame) -> Result<String, VariantError> {
-        self.engine
-            .search(game, &self.limits, None, &mut |_| {})
+        let report = self.engine.search(game, &self.limits, None, &mut |_| {});
+        self.last_score = Some(report.info.score);
+        report
             .best
             .ok_or_else(|| VariantError::Other("the engine found no legal move".into()))
     }
+    fn claim(&mut self, game: &dyn AnyGame) -> Option<String> {
+        engine_claim(game, self.last_score.take())
+    }
     fn new_game(&mut self) {
+        self.last_score = None;
         self.engine.new_game();
     }
 }
@@ -236,6 +292,7 @@ pub fn engine_player_limits(own: Option<&Limits>, default: Limits) -> Limits {
         threads: l.threads.or(default.threads),
         multipv: l.multipv.or(default.multipv),
         skill: l.skill.or(default.skill),
+        contempt: l.contempt.or(default.contempt),
     }
 }
 

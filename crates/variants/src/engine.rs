@@ -228,6 +228,14 @@ impl<P: Position, E: Evaluator<P> + Clone> VariantSearcher for Typed<P, E> {
             return Some(report(root, root, r));
         }
         searcher.allow_root(playable);
+        // Moves that change nothing the mover can see lose near ties to moves that make
+        // progress (the evaluation says which: a re-inspection, a step back and forth).
+        let earlier_turns: Vec<(P, P::Move)> = earlier
+            .iter()
+            .cloned()
+            .zip(game.moves().iter().copied())
+            .collect();
+        searcher.set_idle_moves(eval.idle_moves(root, &earlier_turns, &on_board));
         let (text_root, line_root, mut result) = if let Some(view) = root.hidden_view(me) {
             // Hidden information: the engine sees what the side to move sees, never the
             // umpire's position, and its history as that side saw it.
@@ -247,9 +255,12 @@ impl<P: Position, E: Evaluator<P> + Clone> VariantSearcher for Typed<P, E> {
             (root.clone(), root.clone(), result)
         };
         searcher.allow_root(Vec::new());
+        searcher.set_idle_moves(Vec::new());
         if let Some(claim) = claim {
             let best = result.best.map(|m| root.move_human(m));
-            if result.best.is_none() || result.last.score.raw() <= 0 {
+            // The draw is worth the contempt's score against a weaker opponent.
+            let draw = -limits.contempt.unwrap_or(0);
+            if result.best.is_none() || result.last.score.raw() <= draw {
                 result.best = Some(claim);
                 result.note = Some(format!(
                     "the position has occurred again and the rules offer a choice: the draw is taken ({} scores {} at best)",

@@ -24,6 +24,11 @@ const TABLE: [(Option<u32>, u64, u64, u32, u32); 8] = [
     (None, 1_000_000, 2_000, 0, 0),
 ];
 
+/// Every level's contempt for a draw, in centipawns ([`Limits::contempt`]): a level plays
+/// people and weaker engines, against whom a draw by repetition from an even position is
+/// worth less than playing on, so it steers clear of one unless it stands worse.
+pub const LEVEL_CONTEMPT: i32 = 25;
+
 /// Where each level stands on Stockfish 15.1's `UCI_Elo` scale in chess (Stockfish at 100 ms a
 /// move), used to turn a UCI `UCI_Elo` into a level: each level's rating fitted to its 16-game
 /// matches against Stockfish (docs/engine.md, "Levels on Stockfish's scale, measured again");
@@ -49,6 +54,7 @@ pub fn level_limits(level: u32) -> Result<Limits, String> {
             margin_cp,
             chance_percent,
         }),
+        contempt: Some(LEVEL_CONTEMPT),
         ..Limits::default()
     })
 }

@@ -93,4 +93,20 @@ pub trait Evaluator<P: Position>: Send + Sync {
     fn uses_mobility(&self) -> bool {
         true
     }
+
+    /// The root moves of `root` that change nothing the side to move can see, each with the
+    /// margin by which it must beat every other move to be chosen: a re-inspection of a
+    /// piece already certified, a step straight back to where the piece stood before its
+    /// last move. `earlier` holds the game's positions before the root, oldest first, each
+    /// with the move played from it. The search then prefers a move that makes progress
+    /// when the scores are about the same ([`crate::Searcher::set_idle_moves`]). None by
+    /// default (chess, Cypher: their repetition rule and evaluation are enough).
+    fn idle_moves(
+        &self,
+        _root: &P,
+        _earlier: &[(P, P::Move)],
+        _moves: &[P::Move],
+    ) -> Vec<(P::Move, i32)> {
+        Vec::new()
+    }
 }

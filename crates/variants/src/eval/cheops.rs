@@ -20,7 +20,11 @@ pub struct CheopsEval {
     pub values: [(char, i32); 15],
     /// The value of a letter missing from the table.
     pub default: i32,
-    /// Pawn bonus by steps still to go to the last rank (index 1 = one step).
+    /// Pawn bonus by steps still to go to the last rank (index 1 = one step). It rises from
+    /// the Pawn's first step on, not only near the last rank: with nothing for the first
+    /// steps, every quiet move of a blocked-looking middlegame scored the same and the
+    /// engine shuffled (issue 36); a Pawn step is progress, and it restarts the fifty-round
+    /// count.
     pub pawn_advance: [i32; 13],
     /// Bonus of each active Castle a side owns.
     pub castle: i32,
@@ -62,7 +66,7 @@ impl Default for CheopsEval {
                 ('?', 0),
             ],
             default: 250,
-            pawn_advance: [0, 200, 90, 45, 20, 8, 3, 0, 0, 0, 0, 0, 0],
+            pawn_advance: [0, 200, 100, 60, 40, 28, 20, 14, 9, 5, 2, 0, 0],
             castle: 60,
             shelter: 6,
             king_danger: 12,
@@ -600,6 +604,47 @@ impl Evaluator<CheopsPosition> for CheopsEval {
     fn uses_mobility(&self) -> bool {
         false
     }
+
+    fn idle_moves(
+        &self,
+        root: &CheopsPosition,
+        earlier: &[(CheopsPosition, CheopsMove)],
+        moves: &[CheopsMove],
+    ) -> Vec<(CheopsMove, i32)> {
+        // A plain step (no promotion) as from and to squares.
+        let step = |m: CheopsMove| {
+            (m.kind == TurnKind::Move && m.promotion().is_none()).then(|| (m.from(), m.to()))
+        };
+        moves
+            .iter()
+            .filter(|&&m| match m.kind {
+                TurnKind::Inspect => certified(root.turn(), earlier, m.to()),
+                TurnKind::Move => {
+                    step(m).is_some_and(|sq| super::steps_back(root, earlier, sq, step))
+                }
+                _ => false,
+            })
+            .map(|&m| (m, super::IDLE_MARGIN))
+            .collect()
+    }
+}
+
+/// Whether the piece on `s` is a Civilian `me` has already certified: `me` inspected `s`
+/// and since then no turn moved a piece from or to `s` and the opponent appointed no one
+/// (an appointment may have made it a Deputy). An inspection that found a Deputy makes it
+/// known, and a known Deputy is never offered for inspection.
+fn certified(me: Color, earlier: &[(CheopsPosition, CheopsMove)], s: Square) -> bool {
+    for (pos, mv) in earlier.iter().rev() {
+        let mine = pos.turn() == me;
+        match mv.kind {
+            TurnKind::Inspect if mine && mv.to() == s => return true,
+            TurnKind::Inspect => {}
+            TurnKind::Appoint if !mine => return false,
+            _ if mv.from() == s || mv.to() == s => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 #[cfg(test)]

@@ -118,6 +118,24 @@ impl Evaluator<VyrtPosition> for VyrtEval {
     fn uses_mobility(&self) -> bool {
         false
     }
+
+    fn idle_moves(
+        &self,
+        root: &VyrtPosition,
+        earlier: &[(VyrtPosition, VyrtMove)],
+        moves: &[VyrtMove],
+    ) -> Vec<(VyrtMove, i32)> {
+        // A plain move (no castling, en passant or promotion) as from and to squares.
+        let plain = |m: VyrtMove| {
+            (!m.is_castling() && !m.is_en_passant() && m.promotion().is_none())
+                .then(|| (m.from(), m.to()))
+        };
+        moves
+            .iter()
+            .filter(|&&m| plain(m).is_some_and(|sq| super::steps_back(root, earlier, sq, plain)))
+            .map(|&m| (m, super::IDLE_MARGIN))
+            .collect()
+    }
 }
 
 #[cfg(test)]

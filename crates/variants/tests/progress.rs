@@ -1,0 +1,310 @@
+//! Games that go somewhere (issue 36): in positions from the lab's earlier studies where the
+//! engine of the time shuffled (a King stepping back and forth, a Civilian inspected again
+//! and again), the engine now recognises the turns that change nothing the mover can see
+//! and plays a move that makes progress; engine players claim the fifty-round challenge
+//! (Little Cheops R38) in a blocked position, which then ends by the rules; a repetition is
+//! scored as the draw the rulebook makes it, less the contempt against a weaker opponent.
+
+use menagerie_cheops::CheopsPosition;
+use menagerie_core::{Color, Game, Position, RuleOptions};
+use menagerie_engine::Evaluator;
+use menagerie_variants::eval::cheops::CheopsEval;
+use menagerie_variants::eval::vyrt::VyrtEval;
+use menagerie_variants::{find, AnyGame, Engine, Limits, Score};
+use menagerie_vyrt::VyrtPosition;
+
+/// Little Cheops Imperial, study of 2026 (3000 nodes), game 1 to 47. f1e1: Black then
+/// inspected the Civilian on d4, certified at its 34th turn, for the fourth time.
+const IMPERIAL_GAME_1: &[&str] = &[
+    "c3c12",
+    "k11j11",
+    "k3k10",
+    "i11h10",
+    "k10m10",
+    "j11f11",
+    "c12a12",
+    "f11f1",
+    "g1f1",
+    "c13a12",
+    "m10m13",
+    "c11a11",
+    "m13k13",
+    "j13k13",
+    "k1j3",
+    "a11a1",
+    "l1k3",
+    "a12c11",
+    "j3i5",
+    "h10h9",
+    "e3e4",
+    "h9h8",
+    "i3i4",
+    "h8g7",
+    "k3j5",
+    "c11e10",
+    "e4e5",
+    "e10f8",
+    "i4h5",
+    "b13c11",
+    "h5h6",
+    "g7h6",
+    "j5h6",
+    "c11e10",
+    "e5f6",
+    "e10g9",
+    "i5g6",
+    "f8g6",
+    "f6g6",
+    "e11e10",
+    "g6g7",
+    "e10e9",
+    "f1g1",
+    "d13c12",
+    "e1f1",
+    "c12c11",
+    "f1e1",
+    "k13j13",
+    "e1f1",
+    "e9f9",
+    "f1e1",
+    "j13k13",
+    "e1f1",
+    "f9e8",
+    "f1e1",
+    "k13j13",
+    "e1f1",
+    "e8e7",
+    "f1e1",
+    "j13k13",
+    "e1f1",
+    "e7e6",
+    "f1e1",
+    "k13j13",
+    "e1f1",
+    "e6e5",
+    "f1e1",
+    "inspect:d4",
+    "e1f1",
+    "e5e6",
+    "f1e1",
+    "j13k13",
+    "e1f1",
+    "e6e5",
+    "f1e1",
+    "inspect:d4",
+    "e1f1",
+    "g9e8",
+    "h6i8",
+    "e5f6",
+    "g7f6",
+    "e8f6",
+    "i8g7",
+    "k13j13",
+    "f1e1",
+    "j13k13",
+    "e1f1",
+    "a13a2",
+    "d1e1",
+    "a2a4",
+    "e1d1",
+    "inspect:d4",
+    "f1e1",
+];
+
+/// Little Cheops (Common), study of 2026 (4000 nodes), game 3 to 45. c2d2: Black, whose last
+/// turn was c4c5, then played c5c4, straight back (the engine now plays c5b6, which scores
+/// the same).
+const COMMON_GAME_3: &[&str] = &[
+    "c4c3", "i8i7", "d1e3", "g6h5", "g1f3", "i7i6", "h1g3", "i6i5", "h2h3", "c9d7", "a2a3", "b9c7",
+    "a3a4", "a8a7", "a4a5", "a7a6", "b2b3", "f8f7", "e3h6", "g8g7", "h6e3", "f7f6", "i2i3", "g7g6",
+    "i3i4", "c7d5", "e3c4", "f6f5", "g4f4", "b8b7", "h3h4", "d5f6", "c4b2", "b7b6", "a5b6", "d7b6",
+    "h4i5", "i9i5", "f3e5", "h9i8", "e1d1", "b6d7", "e5d7", "c8d7", "c3c4", "f6e4", "f4e3", "g6g5",
+    "a1a5", "c6b5", "b2d4", "f5f4", "g3e4", "i8e4", "d4c3", "e4c6", "g2g3", "d7d6", "c3d4", "c6b7",
+    "d4e6", "f4g3", "f2g3", "g9e7", "e6g4", "f9g7", "c4d5", "b7c8", "d5e6", "d6d5", "c2c3", "e7f8",
+    "f1e1", "h5g6", "b3b4", "h8h7", "e1h1", "c8b7", "h1h7", "g7f9", "h7h9", "d8d7", "d1c2", "d7d6",
+    "d2d3", "b5c4", "i1i2", "c4c5", "c2d2",
+];
+
+/// Vyrt, study of 2026 (4000 nodes), game 14 to 77. G3-H4: Black, whose last turn was A8-A3,
+/// then played A3-A8, straight back (the engine now plays A3-A4, 16 cp lower).
+const VYRT_GAME_14: &[&str] = &[
+    "H2-H4", "G8-H10", "C2-C3", "D7-D5", "B2-B4", "H10-J9", "D1-A4", "C7-C6", "A4-J4", "J9-L10",
+    "C1-I7", "G7-G5", "J4-J1", "L10-K8", "I7-G5", "H7-H6", "G5-F4", "B7-B5", "H1-H3", "D8-L4",
+    "J1-J5", "C8-L5", "F4-C7", "L4-C7", "J5-L5", "C7-F4", "E2-E3", "A7-A6", "L5-H5", "K8-J6",
+    "H5-I6", "F4-F5", "I6-J6", "F5-C2", "B1-A11", "G9-G8", "D12-D1", "C2-J7", "J6-J7", "I8-J7",
+    "H3-L3", "F8-I11", "A11-B9", "I11-H12", "B9-D10", "E8-F8", "L3-J3", "H8-J8", "J3-J8", "I9-J8",
+    "G1-H11", "B8-C10", "G2-G4", "C10-E11", "F1-D3", "A8-B8", "G12-G1", "B8-B10", "D10-F11",
+    "E11-C12", "E1-D12", "C12-B2", "D3-B5", "B10-B12", "D12-E1", "C6-B5", "F11-H12", "B2-C12",
+    "E1-E2", "C12-A1", "H12-G10", "F8-G7", "L12-A1", "B12-E12", "E2-F3", "E12-A12", "H11-F10",
+    "A12-I12", "F10-H9", "G7-F6", "G10-E9", "I12-I1", "E9-D7", "F6-E6", "H9-F8", "E6-D6", "F3-E2",
+    "I1-L1", "D7-C9", "L1-A1", "F8-D9", "A1-A2", "C9-B7", "D6-D7", "I2-I4", "D7-C8", "B7-L8",
+    "C8-D9", "L8-J7", "A2-L2", "J7-H6", "L2-K2", "I4-I5", "L7-L5", "I5-I6", "E7-E5", "H6-F5",
+    "D9-C10", "F5-E7", "E5-E4", "E7-D5", "K2-K12", "D2-D3", "E4-D3", "E2-D3", "K12-F12", "D5-C7",
+    "F12-D12", "D3-E2", "D12-C12", "C7-A6", "C12-C3", "A6-L4", "C3-C6", "H4-H5", "C6-B6", "G4-G5",
+    "B6-B4", "L4-J3", "B4-G4", "E2-F1", "G4-J4", "J3-K1", "J4-J1", "K1-A12", "J1-D1", "F1-G2",
+    "G8-G7", "E3-E4", "D1-D2", "G2-F3", "D2-D3", "F3-G4", "G7-G6", "H5-H6", "D3-A3", "H6-H7",
+    "A3-A4", "G4-G3", "A4-A8", "F2-F3", "A8-A3", "G3-H4",
+];
+
+/// The game `variant` after `moves` (canonical texts).
+fn replay(variant: &str, moves: &[&str]) -> Box<dyn AnyGame> {
+    let mut g = find(variant)
+        .expect("variant")
+        .open(None, &RuleOptions::default())
+        .expect("start");
+    for m in moves {
+        g.push(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    g
+}
+
+/// The idle turns the evaluation `eval` finds at the end of `game`, as canonical texts.
+fn idle<P: Position, E: Evaluator<P>>(game: &dyn AnyGame, eval: &E) -> Vec<String> {
+    let g = game.as_any().downcast_ref::<Game<P>>().expect("typed game");
+    let positions = g.positions();
+    let earlier: Vec<(P, P::Move)> = positions[..positions.len() - 1]
+        .iter()
+        .cloned()
+        .zip(g.moves().iter().copied())
+        .collect();
+    let root = g.position();
+    let mut moves = Vec::new();
+    root.legal_moves(&mut moves);
+    let mut out: Vec<String> = eval
+        .idle_moves(root, &earlier, &moves)
+        .into_iter()
+        .map(|(m, margin)| {
+            assert_eq!(margin, menagerie_variants::eval::IDLE_MARGIN);
+            root.move_text(m)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The engine's move at the end of `game` with `nodes` nodes on one thread (reproducible).
+fn engine_move(game: &dyn AnyGame, nodes: u64) -> String {
+    let mut engine = Engine::new(16);
+    engine
+        .search(game, &Limits::nodes(nodes), None, &mut |_| {})
+        .best
+        .expect("a move")
+}
+
+#[test]
+fn imperial_never_reinspects_a_certified_civilian_when_progress_scores_about_the_same() {
+    let g = replay("little-cheops-imperial", IMPERIAL_GAME_1);
+    assert_eq!(g.turn(), Color::Black);
+    assert!(g.legal_moves().contains(&"inspect:d4".to_string()));
+    // Only the re-inspection: Black's last turn was that inspection, no step to undo.
+    assert_eq!(
+        idle::<CheopsPosition, _>(&*g, &CheopsEval::default()),
+        ["inspect:d4"]
+    );
+    let mv = engine_move(&*g, 20_000);
+    assert_ne!(mv, "inspect:d4");
+    // White's answer may not step its King back from e1 to f1 either (47. f1e1).
+    let mut g = g;
+    g.push(&mv).expect("engine move");
+    let white_idle = idle::<CheopsPosition, _>(&*g, &CheopsEval::default());
+    assert!(white_idle.contains(&"e1f1".to_string()), "{white_idle:?}");
+    let answer = engine_move(&*g, 20_000);
+    assert!(!white_idle.contains(&answer), "{answer} in {white_idle:?}");
+}
+
+#[test]
+fn common_does_not_step_straight_back_when_progress_scores_about_the_same() {
+    let g = replay("little-cheops", COMMON_GAME_3);
+    let eval = CheopsEval::default();
+    assert_eq!(idle::<CheopsPosition, _>(&*g, &eval), ["c5c4"]);
+    assert_eq!(engine_move(&*g, 20_000), "c5b6");
+}
+
+#[test]
+fn vyrt_does_not_step_straight_back_when_progress_scores_about_the_same() {
+    let g = replay("vyrt", VYRT_GAME_14);
+    assert_eq!(
+        idle::<VyrtPosition, _>(&*g, &VyrtEval::default()),
+        ["A3-A8"]
+    );
+    assert_eq!(engine_move(&*g, 20_000), "A3-A4");
+}
+
+#[test]
+fn chess_marks_no_turn_idle() {
+    // Chess keeps its own repetition rule and evaluation: the search there is unchanged.
+    let g = replay("chess", &["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6"]);
+    let eval = menagerie_variants::eval::chess::ChessEval;
+    assert!(idle::<menagerie_chess::Chess, _>(&*g, &eval).is_empty());
+}
+
+/// After `cycle` (two turns out and two straight back, so the start position stands again),
+/// the score the search gives replaying the cycle's first turn, which repeats the position
+/// after it: without and with a contempt of 40 cp.
+fn repetition_scores<P: Position, E: Evaluator<P> + Clone>(
+    variant: &str,
+    cycle: [&str; 4],
+    eval: &E,
+) -> (Score, Score) {
+    let g = replay(variant, &cycle);
+    let typed = g.as_any().downcast_ref::<Game<P>>().expect("typed game");
+    let positions = typed.positions();
+    // The cycle brought the start position back.
+    assert_eq!(positions[0].key(), positions[4].key());
+    let history: Vec<u64> = positions[..4].iter().map(|p| p.key()).collect();
+    let root = typed.position();
+    let again = root.parse_move(cycle[0]).expect("the first turn again");
+    let mut scores = Vec::new();
+    for contempt in [None, Some(40)] {
+        let mut searcher = menagerie_engine::Searcher::new(eval.clone(), 1);
+        searcher.restrict_root(vec![again]);
+        let limits = Limits {
+            depth: Some(4),
+            contempt,
+            ..Limits::default()
+        };
+        scores.push(searcher.search(root, &history, &limits, |_| {}).last.score);
+    }
+    (scores[0], scores[1])
+}
+
+#[test]
+fn a_repetition_scores_as_the_draw_it_leads_to_in_every_game() {
+    // Whatever the rulebook's count (chess and Vyrt: threefold; Little Cheops: the third
+    // occurrence, R36), a side that can repeat a position can repeat it again: the search
+    // scores the first repetition as the draw, less the contempt against a weaker opponent.
+    let draw = (Score::Cp(0), Score::Cp(-40));
+    let chess = menagerie_variants::eval::chess::ChessEval;
+    assert_eq!(
+        repetition_scores::<menagerie_chess::Chess, _>(
+            "chess",
+            ["g1f3", "g8f6", "f3g1", "f6g8"],
+            &chess
+        ),
+        draw
+    );
+    assert_eq!(
+        repetition_scores::<VyrtPosition, _>(
+            "vyrt",
+            ["B1-C3", "B8-C6", "C3-B1", "C6-B8"],
+            &VyrtEval::default()
+        ),
+        draw
+    );
+    assert_eq!(
+        repetition_scores::<CheopsPosition, _>(
+            "little-cheops",
+            ["c4c3", "c6c7", "c3c4", "c7c6"],
+            &CheopsEval::default()
+        ),
+        draw
+    );
+    assert_eq!(
+        repetition_scores::<CheopsPosition, _>(
+            "little-cheops-imperial",
+            ["d4d5", "d10d9", "d5d4", "d9d10"],
+            &CheopsEval::default()
+        ),
+        draw
+    );
+}
