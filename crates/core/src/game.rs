@@ -194,7 +194,12 @@ impl<P: Position> Game<P> {
     /// Plays `mv` in `state` (this game's, just computed: each computation generates the
     /// position's moves, so a turn computes it once); `known_legal` when `mv` came from
     /// [`Position::parse_move`] on an open position, which returns only legal moves.
-    fn push_in(&mut self, mv: P::Move, state: State<P::Move>, known_legal: bool) -> Result<(), MoveError> {
+    fn push_in(
+        &mut self,
+        mv: P::Move,
+        state: State<P::Move>,
+        known_legal: bool,
+    ) -> Result<(), MoveError> {
         if let State::Over(o) = &state {
             return Err(MoveError::GameOver(o.to_string()));
         }

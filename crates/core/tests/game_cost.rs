@@ -104,7 +104,14 @@ fn a_turn_costs_the_same_however_long_the_game() {
 fn repetitions_are_counted_exactly_through_takebacks() {
     let mut game = start();
     assert_eq!(game.repetitions(), 1);
-    for (to, count) in [("b1", 1), ("a1", 2), ("b1", 2), ("a1", 3), ("b1", 3), ("a1", 4)] {
+    for (to, count) in [
+        ("b1", 1),
+        ("a1", 2),
+        ("b1", 2),
+        ("a1", 3),
+        ("b1", 3),
+        ("a1", 4),
+    ] {
         game.push_text(to).expect("a step");
         assert_eq!(game.repetitions(), count, "after {to}");
     }
@@ -115,12 +122,18 @@ fn repetitions_are_counted_exactly_through_takebacks() {
     game.pop();
     game.pop();
     assert_eq!(game.repetitions(), 2);
-    assert_eq!(game.view(menagerie_core::Viewer::Spectator).repetitions(), 2);
+    assert_eq!(
+        game.view(menagerie_core::Viewer::Spectator).repetitions(),
+        2
+    );
     game.push_text("b1").expect("b1");
     assert_eq!(game.repetitions(), 2, "b1 with Black to move, twice");
     game.push_text("c1").expect("c1");
     assert_eq!(game.repetitions(), 1, "c1 is new");
     game.push_text("b1").expect("b1");
     assert_eq!(game.repetitions(), 3, "b1 with Black to move, three times");
-    assert_eq!(game.view(menagerie_core::Viewer::Spectator).repetitions(), 3);
+    assert_eq!(
+        game.view(menagerie_core::Viewer::Spectator).repetitions(),
+        3
+    );
 }

@@ -60,12 +60,12 @@ pub struct Slot {
 impl Drop for Slot {
     fn drop(&mut self) {
         let Some(pool) = self.pool.take() else { return };
-        if let Ok(mut s) = pool.state.lock() {
-            if let Some(n) = s.running.get_mut(&self.class) {
-                *n = n.saturating_sub(1);
-            }
-            pool.dispatch(&mut s);
+        let Ok(mut s) = pool.state.lock() else { return };
+        if let Some(n) = s.running.get_mut(&self.class) {
+            *n = n.saturating_sub(1);
         }
+        pool.dispatch(&mut s);
+        drop(s);
     }
 }
 

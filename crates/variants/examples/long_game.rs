@@ -20,7 +20,9 @@ fn replay(variant: &str, file: &str) -> Result<(), String> {
     let v = menagerie_variants::find(variant).map_err(|e| e.to_string())?;
     let started = Instant::now();
     for _ in 0..10 {
-        let mut game = v.open(None, &RuleOptions::new()).map_err(|e| e.to_string())?;
+        let mut game = v
+            .open(None, &RuleOptions::new())
+            .map_err(|e| e.to_string())?;
         for t in &turns {
             game.push(t).map_err(|e| e.to_string())?;
         }
@@ -53,7 +55,9 @@ fn main() -> Result<(), String> {
         seed.wrapping_mul(0x2545_f491_4f6c_dd1d)
     };
     let started = Instant::now();
-    let mut game = v.open(None, &RuleOptions::new()).map_err(|e| e.to_string())?;
+    let mut game = v
+        .open(None, &RuleOptions::new())
+        .map_err(|e| e.to_string())?;
     while game.ply() < plies {
         let moves = game.legal_moves();
         if moves.is_empty() || game.outcome().is_some() {
@@ -75,7 +79,9 @@ fn main() -> Result<(), String> {
     let played = started.elapsed();
     let texts = game.history_canonical();
     let replay = Instant::now();
-    let mut again = v.open(None, &RuleOptions::new()).map_err(|e| e.to_string())?;
+    let mut again = v
+        .open(None, &RuleOptions::new())
+        .map_err(|e| e.to_string())?;
     for t in &texts {
         again.push(t).map_err(|e| e.to_string())?;
     }
