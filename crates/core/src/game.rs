@@ -7,6 +7,7 @@ use crate::error::MoveError;
 use crate::position::{strip_marks, Color, Outcome, Position, Termination, Viewer};
 use crate::snapshot::BoardSnapshot;
 use crate::turn::{TurnInfo, TurnKind, TurnShape};
+use std::collections::HashMap;
 
 /// A claim a player may make now (JSON: `{"code":"challenge","sentence":"...","by":null}`).
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -48,6 +49,10 @@ pub struct Game<P: Position> {
     /// In a view of a game with secrets: the turns played before the view was taken, as
     /// the umpire told them to the viewer (texts and squares).
     told: Vec<Told>,
+    /// How often each position key occurs in `positions`: the repetition count is read here
+    /// instead of hashing every earlier position at every turn (which made a game's cost
+    /// grow with the square of its length).
+    occurrences: HashMap<u64, u32>,
 }
 
 /// A turn as the umpire tells it to one viewer: its texts and its squares.
@@ -78,6 +83,7 @@ fn seen_texts<P: Position>(pos: &P, mv: P::Move, viewer: Viewer) -> (String, Str
 impl<P: Position> Game<P> {
     /// A new game starting from `start`, seen by the umpire (everything).
     pub fn new(start: P) -> Self {
+        let occurrences = HashMap::from([(start.key(), 1)]);
         Game {
             positions: vec![start],
             moves: Vec::new(),
@@ -86,7 +92,16 @@ impl<P: Position> Game<P> {
             viewer: Viewer::Umpire,
             offered: None,
             told: Vec::new(),
+            occurrences,
         }
+    }
+    /// The occurrences of each key in `positions`, counted afresh (after they are replaced).
+    fn count_occurrences(positions: &[P]) -> HashMap<u64, u32> {
+        let mut counts = HashMap::new();
+        for p in positions {
+            *counts.entry(p.key()).or_insert(0) += 1;
+        }
+        counts
     }
     /// The current position.
     pub fn position(&self) -> &P {
@@ -165,13 +180,6 @@ impl<P: Position> Game<P> {
             }
         }
     }
-    /// The turns the rules offer now in place of a history ending (R36), if any.
-    fn pending_choices(&self) -> Vec<P::Move> {
-        match self.state() {
-            State::Choices(moves, _) => moves,
-            _ => Vec::new(),
-        }
-    }
     /// The legal moves now (none once the game has ended; at a repetition where the rules
     /// offer a choice, the choice; in a player's view of a game with secrets, none unless it
     /// is that player's turn, and none for a spectator).
@@ -181,11 +189,22 @@ impl<P: Position> Game<P> {
     /// Plays `mv` after checking that it is legal and the game is not over.
     pub fn push(&mut self, mv: P::Move) -> Result<(), MoveError> {
         let state = self.state();
+        self.push_in(mv, state, false)
+    }
+    /// Plays `mv` in `state` (this game's, just computed: each computation generates the
+    /// position's moves, so a turn computes it once); `known_legal` when `mv` came from
+    /// [`Position::parse_move`] on an open position, which returns only legal moves.
+    fn push_in(
+        &mut self,
+        mv: P::Move,
+        state: State<P::Move>,
+        known_legal: bool,
+    ) -> Result<(), MoveError> {
         if let State::Over(o) = &state {
             return Err(MoveError::GameOver(o.to_string()));
         }
         let pos = self.position();
-        if !self.moves_in(state).contains(&mv) {
+        if !(known_legal && matches!(state, State::Open)) && !self.moves_in(state).contains(&mv) {
             return Err(MoveError::Illegal {
                 text: pos.move_text(mv),
                 reason: "it is not a legal move in this position".into(),
@@ -193,13 +212,15 @@ impl<P: Position> Game<P> {
         }
         let mut next = pos.clone();
         next.play(mv);
+        *self.occurrences.entry(next.key()).or_insert(0) += 1;
         self.positions.push(next);
         self.moves.push(mv);
         Ok(())
     }
     /// Reads `text` (canonical or human notation) and plays it.
     pub fn push_text(&mut self, text: &str) -> Result<P::Move, MoveError> {
-        if let Some(o) = self.outcome() {
+        let state = self.state();
+        if let State::Over(o) = &state {
             return Err(MoveError::GameOver(o.to_string()));
         }
         let pos = self.position();
@@ -209,7 +230,10 @@ impl<P: Position> Game<P> {
                 reason: format!("it is {}'s turn", pos.turn().name()),
             });
         }
-        let choices = self.pending_choices();
+        let choices = match &state {
+            State::Choices(moves, _) => moves.clone(),
+            _ => Vec::new(),
+        };
         let mv = if choices.is_empty() {
             pos.parse_move(text)?
         } else {
@@ -236,14 +260,22 @@ impl<P: Position> Game<P> {
                 }
             }
         };
-        self.push(mv)?;
+        self.push_in(mv, state, true)?;
         Ok(mv)
     }
     /// Takes back the last move and returns it, with the claims made after it and any
     /// ending from outside.
     pub fn pop(&mut self) -> Option<P::Move> {
         let mv = self.moves.pop()?;
-        self.positions.pop();
+        if let Some(left) = self.positions.pop() {
+            let key = left.key();
+            if let Some(n) = self.occurrences.get_mut(&key) {
+                *n -= 1;
+                if *n == 0 {
+                    self.occurrences.remove(&key);
+                }
+            }
+        }
         let ply = self.moves.len();
         self.claims.retain(|c| c.ply <= ply);
         self.told.truncate(ply);
@@ -253,7 +285,7 @@ impl<P: Position> Game<P> {
     /// How many times the current position has occurred, this time included.
     pub fn repetitions(&self) -> usize {
         let key = self.position().key();
-        self.positions.iter().filter(|p| p.key() == key).count()
+        self.occurrences.get(&key).map_or(0, |&n| n as usize)
     }
     /// The ending: one from outside the position (resignation, agreement, time,
     /// adjudication) first, then the position's own, then the game's draws by repetition or
@@ -381,6 +413,7 @@ impl<P: Position> Game<P> {
             // A view of a view knows no more than the view it is taken of, whoever looks.
             let mut g = self.clone();
             g.positions = self.positions.iter().map(|p| p.seen_by(viewer)).collect();
+            g.occurrences = Self::count_occurrences(&g.positions);
             g.told = (0..self.moves.len())
                 .map(|i| {
                     let (canonical, human) = self.history_text(i).unwrap_or_default();
@@ -424,8 +457,10 @@ impl<P: Position> Game<P> {
                 }
             })
             .collect();
+        let positions: Vec<P> = self.positions.iter().map(|p| p.seen_by(viewer)).collect();
         Game {
-            positions: self.positions.iter().map(|p| p.seen_by(viewer)).collect(),
+            occurrences: Self::count_occurrences(&positions),
+            positions,
             moves: self.moves.clone(),
             ending,
             claims: self.claims.clone(),

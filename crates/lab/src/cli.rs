@@ -45,9 +45,11 @@ pub struct StudyArgs {
     /// A game still going after this many plies is adjudicated a draw.
     #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_plies: u32,
-    /// One slice I of N of the study (pairs of games dealt round-robin), for many machines.
+    /// One slice I of N of the study (pairs of games dealt round-robin), for many machines;
+    /// `auto/N` reads I from a cluster's job array (`JOB_COMPLETION_INDEX`, 0-based, of a
+    /// Kubernetes Indexed Job, or `SLURM_ARRAY_TASK_ID`, 1-based, of `sbatch --array=1-N`).
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
-    pub shard: Option<(u32, u32)>,
+    pub shard: Option<Shard>,
     /// The report's directory (default: study-<variant>).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -68,16 +70,70 @@ pub struct MergeArgs {
     pub out: PathBuf,
 }
 
-/// Reads `I/N` with 1 <= I <= N.
-pub fn parse_shard(text: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("'{text}' is not a shard: write I/N with 1 <= I <= N, as in 2/8");
+/// The `--shard` asked for: a slice given outright, or one of N whose number the cluster's
+/// job array gives ([`resolve_shard`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shard {
+    /// Slice I of N (1 <= I <= N).
+    Given(u32, u32),
+    /// One of N slices, its number read from the environment.
+    Auto(u32),
+}
+
+/// Reads `I/N` with 1 <= I <= N, or `auto/N`.
+pub fn parse_shard(text: &str) -> Result<Shard, String> {
+    let bad =
+        || format!("'{text}' is not a shard: write I/N with 1 <= I <= N, as in 2/8, or auto/N");
     let (i, n) = text.split_once('/').ok_or_else(bad)?;
-    let i: u32 = i.trim().parse().map_err(|_| bad())?;
     let n: u32 = n.trim().parse().map_err(|_| bad())?;
-    if i == 0 || n == 0 || i > n {
+    if n == 0 {
         return Err(bad());
     }
-    Ok((i, n))
+    if i.trim().eq_ignore_ascii_case("auto") {
+        return Ok(Shard::Auto(n));
+    }
+    let i: u32 = i.trim().parse().map_err(|_| bad())?;
+    if i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok(Shard::Given(i, n))
+}
+
+/// The environment variable of a Kubernetes Indexed Job: the pod's index, 0 to N-1.
+pub const KUBERNETES_INDEX: &str = "JOB_COMPLETION_INDEX";
+/// The environment variable of a Slurm job array: the task's id, 1 to N with `--array=1-N`.
+pub const SLURM_INDEX: &str = "SLURM_ARRAY_TASK_ID";
+
+/// The slice `(I, N)` that `shard` names; for `auto/N`, I is read with `env` (the process's
+/// environment in `menagerie study`): `JOB_COMPLETION_INDEX` + 1 (Kubernetes counts from
+/// 0), else `SLURM_ARRAY_TASK_ID` as it is (the array is `--array=1-N`).
+pub fn resolve_shard(
+    shard: Shard,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<(u32, u32), String> {
+    let n = match shard {
+        Shard::Given(i, n) => return Ok((i, n)),
+        Shard::Auto(n) => n,
+    };
+    let read = |name: &str, first: u32| -> Option<Result<(u32, u32), String>> {
+        let text = env(name)?;
+        let last = n - 1 + first;
+        Some(match text.trim().parse::<u32>() {
+            Ok(v) if (first..=last).contains(&v) => Ok((v - first + 1, n)),
+            _ => Err(format!(
+                "--shard auto/{n}: {name} is '{}', not a number from {first} to {last}",
+                text.chars().take(40).collect::<String>()
+            )),
+        })
+    };
+    read(KUBERNETES_INDEX, 0)
+        .or_else(|| read(SLURM_INDEX, 1))
+        .unwrap_or_else(|| {
+            Err(format!(
+                "--shard auto/{n} reads the shard's number from {KUBERNETES_INDEX} (a Kubernetes Indexed Job, 0 to {}) or {SLURM_INDEX} (a Slurm array --array=1-{n}), and neither is set",
+                n - 1
+            ))
+        })
 }
 
 impl StudyArgs {
@@ -103,6 +159,11 @@ impl StudyArgs {
 
 /// Runs `menagerie study ARGS...` (the arguments after `study`).
 pub fn main(args: &[String]) -> Result<(), String> {
+    main_with_env(args, &|name| std::env::var(name).ok())
+}
+
+/// [`main`], reading the environment (`--shard auto/N`) through `env`.
+pub fn main_with_env(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<(), String> {
     if args.first().map(String::as_str) == Some("merge") {
         let m = MergeArgs::try_parse_from(
             std::iter::once("menagerie study merge".to_string()).chain(args[1..].iter().cloned()),
@@ -129,7 +190,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |t| t as usize,
     );
-    let shard = a.shard.unwrap_or((1, 1));
+    let shard = resolve_shard(a.shard.unwrap_or(Shard::Given(1, 1)), env)?;
     let out = a
         .out
         .clone()

@@ -374,7 +374,96 @@ fn a_study_of_each_game_runs_from_the_command_line() {
     };
     assert_eq!(
         err(&["chess", "--shard", "3/2"]),
-        "invalid value '3/2' for '--shard <I/N>': '3/2' is not a shard: write I/N with 1 <= I <= N, as in 2/8"
+        "invalid value '3/2' for '--shard <I/N>': '3/2' is not a shard: write I/N with 1 <= I <= N, as in 2/8, or auto/N"
     );
     assert!(err(&["nosuchgame", "--games", "1"]).contains("nosuchgame"));
+}
+
+/// `--shard auto/3` on a cluster: three Kubernetes pods (JOB_COMPLETION_INDEX 0, 1, 2) and
+/// three Slurm array tasks (SLURM_ARRAY_TASK_ID 1, 2, 3, `--array=1-3`) each play their
+/// slice through the command line; merged, either set is the single run, game for game.
+#[test]
+fn auto_shards_from_kubernetes_and_slurm_merge_into_the_single_run() {
+    let config = tiny();
+    let whole = run::run(&config, (1, 1), 1, &|_| {}).expect("the whole study");
+    let args = |out: &PathBuf| -> Vec<String> {
+        [
+            "chess",
+            "--games",
+            "6",
+            "--nodes",
+            "200",
+            "--seed",
+            "7",
+            "--openings",
+            "2",
+            "--max-plies",
+            "24",
+            "--threads",
+            "1",
+            "--shard",
+            "auto/3",
+            "--out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(std::iter::once(out.display().to_string()))
+        .collect()
+    };
+    for (name, first) in [("JOB_COMPLETION_INDEX", 0), ("SLURM_ARRAY_TASK_ID", 1)] {
+        let mut dirs = Vec::new();
+        for k in 0..3u32 {
+            let d = dir(&format!("auto-{name}-{k}"));
+            let value = (k + first).to_string();
+            let env = |v: &str| (v == name).then(|| value.clone());
+            menagerie_lab::cli::main_with_env(&args(&d), &env).expect("a shard");
+            let text = std::fs::read_to_string(d.join("games.jsonl")).expect("shard games");
+            let (_, games) = report::read_jsonl(&text, "shard").expect("read back");
+            // Shard k+1 of 3 plays the pairs k, k+3, ...: here the pair 2k, 2k+1.
+            assert_eq!(
+                games.iter().map(|g| g.index).collect::<Vec<_>>(),
+                vec![2 * k, 2 * k + 1],
+                "{name}={value}"
+            );
+            dirs.push(d);
+        }
+        let merged = dir(&format!("auto-{name}-merged"));
+        let rep = menagerie_lab::cli::merge(&dirs, &merged).expect("merge");
+        assert_eq!(rep, report::report(&config, &whole), "{name}");
+        let text = std::fs::read_to_string(merged.join("games.jsonl")).expect("merged games");
+        let (_, games) = report::read_jsonl(&text, "merged").expect("read back");
+        assert_eq!(games, whole, "{name}");
+        for d in dirs.into_iter().chain([merged]) {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
+/// `auto/N` says which variable it reads, and refuses an index outside the array.
+#[test]
+fn auto_shard_numbers_and_their_errors() {
+    use menagerie_lab::cli::{parse_shard, resolve_shard, Shard};
+    let none = |_: &str| None;
+    assert_eq!(parse_shard("auto/4"), Ok(Shard::Auto(4)));
+    assert_eq!(parse_shard("2/4"), Ok(Shard::Given(2, 4)));
+    assert!(parse_shard("auto/0").is_err());
+    let k = |v: &'static str| move |n: &str| (n == "JOB_COMPLETION_INDEX").then(|| v.to_string());
+    let s = |v: &'static str| move |n: &str| (n == "SLURM_ARRAY_TASK_ID").then(|| v.to_string());
+    assert_eq!(resolve_shard(Shard::Auto(4), &k("0")), Ok((1, 4)));
+    assert_eq!(resolve_shard(Shard::Auto(4), &k("3")), Ok((4, 4)));
+    assert_eq!(resolve_shard(Shard::Auto(4), &s("1")), Ok((1, 4)));
+    assert_eq!(resolve_shard(Shard::Auto(4), &s("4")), Ok((4, 4)));
+    assert_eq!(resolve_shard(Shard::Given(2, 4), &none), Ok((2, 4)));
+    assert_eq!(
+        resolve_shard(Shard::Auto(4), &k("4")),
+        Err("--shard auto/4: JOB_COMPLETION_INDEX is '4', not a number from 0 to 3".into())
+    );
+    assert_eq!(
+        resolve_shard(Shard::Auto(4), &s("0")),
+        Err("--shard auto/4: SLURM_ARRAY_TASK_ID is '0', not a number from 1 to 4".into())
+    );
+    assert_eq!(
+        resolve_shard(Shard::Auto(4), &none),
+        Err("--shard auto/4 reads the shard's number from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job, 0 to 3) or SLURM_ARRAY_TASK_ID (a Slurm array --array=1-4), and neither is set".into())
+    );
 }

@@ -744,19 +744,25 @@ pub async fn position(JsonBody(b): JsonBody<PositionBody>) -> Result<Response, A
             "at most {MAX_POSITION_MOVES} moves may follow the position"
         )));
     }
-    let rules = games::rule_options(&b.rules)?;
-    let mut game = games::open(&b.variant, b.fen.as_deref(), &rules)?;
-    for (i, m) in b.moves.iter().enumerate() {
-        if m.len() > 256 {
-            return Err(ApiError::bad(format!(
-                "move {} is longer than 256 characters",
-                i + 1
-            )));
+    // Up to a thousand turns replayed: CPU work, on a blocking thread (ops: issue 30).
+    let json = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
+        let rules = games::rule_options(&b.rules)?;
+        let mut game = games::open(&b.variant, b.fen.as_deref(), &rules)?;
+        for (i, m) in b.moves.iter().enumerate() {
+            if m.len() > 256 {
+                return Err(ApiError::bad(format!(
+                    "move {} is longer than 256 characters",
+                    i + 1
+                )));
+            }
+            game.push(m)
+                .map_err(|e| ApiError::bad(format!("move {} ('{m}') is not legal: {e}", i + 1)))?;
         }
-        game.push(m)
-            .map_err(|e| ApiError::bad(format!("move {} ('{m}') is not legal: {e}", i + 1)))?;
-    }
-    Ok(axum::Json(games::position_json(game.as_ref(), &b.rules)).into_response())
+        Ok(games::position_json(game.as_ref(), &b.rules))
+    })
+    .await
+    .map_err(|_| ApiError::new(500, "the position failed inside the server"))??;
+    Ok(axum::Json(json).into_response())
 }
 
 /// `GET /api/games/{id}/at/{ply}`: the position after `ply` turns, as the caller may see it.

@@ -384,8 +384,8 @@ pub struct App {
     /// The database.
     pub store: Store,
     games: StdMutex<HashMap<String, Arc<Handle>>>,
-    /// Engine jobs that may search at once.
-    pub engine_slots: Arc<Semaphore>,
+    /// The engine pool: people's games first, round robin by address (engine_pool.rs).
+    pub engine_pool: Arc<crate::engine_pool::Pool>,
     /// Analysis requests that may search at once.
     pub analysis_slots: Arc<Semaphore>,
     /// The limits per client.
@@ -497,7 +497,7 @@ impl App {
             public_url,
             store,
             games: StdMutex::new(HashMap::new()),
-            engine_slots: Arc::new(Semaphore::new(engine_threads.max(1))),
+            engine_pool: crate::engine_pool::Pool::new(engine_threads),
             analysis_slots: Arc::new(Semaphore::new(engine_threads.max(1))),
             limits: Arc::new(crate::limits::Limits::default()),
         })
@@ -622,11 +622,17 @@ impl App {
             .events(id, 0)
             .await
             .map_err(ApiError::unavailable)?;
-        for (_, data) in events {
-            let ev: Value = serde_json::from_str(&data)
-                .map_err(|e| ApiError::new(500, format!("a stored event is corrupt: {e}")))?;
-            live.apply(&ev).map_err(|e| ApiError::new(500, e))?;
-        }
+        // Replaying a long game is CPU work: on a blocking thread, never the runtime's.
+        let live = tokio::task::spawn_blocking(move || -> Result<Live, ApiError> {
+            for (_, data) in events {
+                let ev: Value = serde_json::from_str(&data)
+                    .map_err(|e| ApiError::new(500, format!("a stored event is corrupt: {e}")))?;
+                live.apply(&ev).map_err(|e| ApiError::new(500, e))?;
+            }
+            Ok(live)
+        })
+        .await
+        .map_err(|_| ApiError::new(500, "replaying the game failed inside the server"))??;
         let (tx, _) = broadcast::channel(256);
         let handle = Arc::new(Handle {
             live: Mutex::new(live),
@@ -977,10 +983,16 @@ impl App {
             .clock
             .as_ref()
             .and_then(|c| c.engine_budget_ms(mover, now_ms()));
+        let class = if live.players.iter().all(|p| *p != Player::Human) {
+            crate::engine_pool::Class::EngineOnly
+        } else {
+            crate::engine_pool::Class::People
+        };
+        let address = self.limits.creator(&live.row.id);
         let app = self.clone();
         let h = h.clone();
         tokio::spawn(async move {
-            let chosen = app.think(game, level, budget).await;
+            let chosen = app.think(game, level, budget, class, address).await;
             let mut live = h.live.lock().await;
             live.thinking = false;
             match chosen {
@@ -1002,8 +1014,15 @@ impl App {
 
     /// Runs one engine search in the bounded pool, off the async runtime; `None` when the
     /// search finds no turn or panics (the panic is caught and logged).
-    async fn think(&self, game: Game, level: u32, budget_ms: Option<u64>) -> Option<String> {
-        let _permit = self.engine_slots.clone().acquire_owned().await.ok()?;
+    async fn think(
+        &self,
+        game: Game,
+        level: u32,
+        budget_ms: Option<u64>,
+        class: crate::engine_pool::Class,
+        address: Option<std::net::IpAddr>,
+    ) -> Option<String> {
+        let _slot = self.engine_pool.acquire(class, address).await?;
         let mut limits = games::level_limits(level);
         if let Some(ms) = budget_ms {
             // A clock: spend about a thirtieth of the time left, never more than the level.

@@ -233,7 +233,7 @@ fn with_public_answer(umpire: (String, String), public: (String, String)) -> (St
 /// `{"white": {"canonical","human"}, "black": ..., "spectator": ...}`.
 pub fn last_turn_seen(game: &dyn AnyGame) -> Value {
     let text = |v: Option<Color>| {
-        let (c, h) = game.history_seen_by(v).pop().unwrap_or_default();
+        let (c, h) = game.last_seen_by(v).unwrap_or_default();
         json!({"canonical": c, "human": h})
     };
     json!({

@@ -10,13 +10,16 @@ pub mod accounts;
 mod api;
 pub mod app;
 pub mod clock;
+pub mod engine_pool;
 pub mod games;
 pub mod guides;
 pub mod limits;
+pub mod metrics;
 mod pages;
 pub mod profiles;
 pub mod record;
 pub mod seats;
+pub mod serve;
 pub mod store;
 mod ws;
 
@@ -30,11 +33,11 @@ use std::sync::Arc;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 
-/// Writes one line to the server's log (standard error). A closed or full stderr must never
-/// stop the server, so errors are ignored (`eprintln!` would panic). Tokens are never passed.
+/// Writes one line to the server's log (standard error, through `tracing`: a time, the
+/// level and the sentence). Every caller reports something that went wrong, so the level is
+/// `ERROR`. A closed or full stderr never stops the server. Tokens are never passed.
 pub(crate) fn log(message: &str) {
-    use std::io::Write as _;
-    let _ = writeln!(std::io::stderr(), "menagerie serve: {message}");
+    tracing::error!("{message}");
 }
 
 /// The options of `menagerie serve`.
@@ -69,6 +72,28 @@ pub struct ServeArgs {
     /// proxy: records' `Site` tag, the same-origin check, and `Secure` cookies when HTTPS.
     #[arg(long)]
     pub public_url: Option<String>,
+    /// Seconds a request's header may take to arrive (then the connection is closed).
+    #[arg(long, default_value_t = 10.0, value_parser = parse_seconds)]
+    pub header_timeout: f64,
+    /// Seconds a request's body may take to arrive after its header (then 408).
+    #[arg(long, default_value_t = 30.0, value_parser = parse_seconds)]
+    pub body_timeout: f64,
+    /// Seconds a connection may stay with nothing read or written (then it is closed).
+    #[arg(long, default_value_t = 75.0, value_parser = parse_seconds)]
+    pub idle_timeout: f64,
+    /// How many connections one address may hold open at once (websockets included).
+    #[arg(long, default_value_t = 256)]
+    pub connections_per_address: usize,
+}
+
+/// Reads a number of seconds from 0.01 to one day.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if (0.01..=86_400.0).contains(&s) => Ok(s),
+        _ => Err(format!(
+            "'{text}' is not a number of seconds from 0.01 to 86400"
+        )),
+    }
 }
 
 impl ServeArgs {
@@ -120,6 +145,8 @@ pub fn router(app: Arc<app::App>) -> Router {
         .route("/api/games/{id}/at/{ply}", get(api::at_ply))
         .route("/api/position", post(api::position))
         .route("/api/games/{id}/ws", get(api::websocket))
+        .route("/healthz", get(metrics::healthz))
+        .route("/metrics", get(metrics::render))
         .route("/api/analysis", post(api::analysis))
         .route("/api/rules/{variant}", get(api::rules_text))
         .route("/api/join/{code}", post(seats::join_api))
@@ -172,6 +199,7 @@ fn layers(routes: Router) -> Router {
     routes
         .layer(axum::middleware::from_fn(json_errors))
         .layer(CatchPanicLayer::custom(panic_response))
+        .layer(axum::middleware::from_fn(metrics::observe))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
             CSP.clone(),
@@ -245,6 +273,7 @@ pub struct Running {
 
 /// Opens the database, resumes the engines and starts serving on the current tokio runtime.
 pub async fn start(args: &ServeArgs) -> Result<Running, String> {
+    metrics::install();
     let url = args.database_url();
     let store = store::Store::open(&url).await?;
     let threads = args.engine_threads.unwrap_or_else(|| {
@@ -307,12 +336,13 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
             app.limits.sweep();
         }
     });
-    tokio::spawn(async move {
-        let service = router.into_make_service_with_connect_info::<SocketAddr>();
-        if let Err(e) = axum::serve(tcp, service).await {
-            log(&e.to_string());
-        }
-    });
+    let limits = serve::ConnectionLimits {
+        header: std::time::Duration::from_secs_f64(args.header_timeout),
+        body: std::time::Duration::from_secs_f64(args.body_timeout),
+        idle: std::time::Duration::from_secs_f64(args.idle_timeout),
+        per_address: args.connections_per_address.max(1),
+    };
+    tokio::spawn(serve::serve(tcp, router, limits));
     Ok(Running { addr: local, app })
 }
 

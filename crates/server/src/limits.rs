@@ -149,6 +149,11 @@ impl Limits {
         u.creator.insert(id.to_string(), ip);
     }
 
+    /// The address that created the unfinished game `id`, if this process saw it created.
+    pub fn creator(&self, id: &str) -> Option<IpAddr> {
+        self.usage.lock().ok()?.creator.get(id).copied()
+    }
+
     /// Game `id` is over: it no longer counts against its creator.
     pub fn finished(&self, id: &str) {
         let Ok(mut u) = self.usage.lock() else { return };
@@ -177,6 +182,7 @@ impl Limits {
             }
             *n += 1;
         }
+        crate::metrics::websockets(1);
         Ok(SocketGuard {
             limits: self.clone(),
             ip,
@@ -303,6 +309,7 @@ pub struct SocketGuard {
 
 impl Drop for SocketGuard {
     fn drop(&mut self) {
+        crate::metrics::websockets(-1);
         self.limits.close_socket(self.ip);
     }
 }

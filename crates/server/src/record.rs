@@ -193,15 +193,81 @@ fn read_claims(text: &str) -> Result<Vec<(usize, Color, String)>, ApiError> {
     Ok(out)
 }
 
+/// The most turns a record imported by the server may hold: replaying it takes about
+/// 50 µs a turn off the async runtime, and the game is kept in memory while played.
+pub const MAX_IMPORT_TURNS: usize = 6000;
+
+/// A record read and replayed: what the game is created with and the events it stores.
+struct Prepared {
+    variant: String,
+    fen: Option<String>,
+    rules: BTreeMap<String, Value>,
+    events: Vec<Value>,
+}
+
 /// Creates a game from a record; returns its keys (every seat and the umpire's: the
-/// importer holds the whole record anyway).
+/// importer holds the whole record anyway). The record is
+/// read and replayed on a blocking thread, and its events are applied in memory off the
+/// runtime's worker: a long record never holds up other requests.
 pub async fn import(
     app: &Arc<App>,
     text: &str,
     players: [Player; 2],
     client: Option<std::net::IpAddr>,
 ) -> Result<Created, ApiError> {
+    let text = text.to_string();
+    let Prepared {
+        variant,
+        fen,
+        rules,
+        events,
+    } = tokio::task::spawn_blocking(move || prepare(&text))
+        .await
+        .map_err(|_| ApiError::new(500, "reading the record failed inside the server"))??;
+    let made = app
+        .create(NewGame {
+            variant,
+            fen,
+            rules,
+            players,
+            clock: None,
+            seating: Seating::All,
+            owners: [None, None],
+            client,
+        })
+        .await?;
+    let id = made.id.clone();
+    if !events.is_empty() {
+        let h = app.handle(&id).await?;
+        let mut live = h.live.lock().await;
+        if live.version() != 0 {
+            return Err(ApiError::conflict(
+                "the imported game changed before its turns were stored",
+            ));
+        }
+        let commit = app.commit(&h, &mut live, events);
+        // Storing applies every turn to the game in memory: on a worker of a multi-thread
+        // runtime this moves the worker's other tasks to another thread meanwhile.
+        if tokio::runtime::Handle::current().runtime_flavor()
+            == tokio::runtime::RuntimeFlavor::MultiThread
+        {
+            tokio::task::block_in_place(|| tokio::runtime::Handle::current().block_on(commit))?;
+        } else {
+            commit.await?;
+        }
+    }
+    Ok(made)
+}
+
+/// Reads `text` and replays it: every turn and claim checked before anything is stored.
+fn prepare(text: &str) -> Result<Prepared, ApiError> {
     let rec = parse(text)?;
+    if rec.moves.len() > MAX_IMPORT_TURNS {
+        return Err(ApiError::bad(format!(
+            "a record imported here holds at most {MAX_IMPORT_TURNS} turns, and this one has {}",
+            rec.moves.len()
+        )));
+    }
     let variant = rec
         .tag("Variant")
         .ok_or_else(|| ApiError::bad("the record has no [Variant \"...\"] tag"))?
@@ -279,30 +345,10 @@ pub async fn import(
             events.push(end);
         }
     }
-    let made = app
-        .create(NewGame {
-            variant,
-            fen,
-            rules,
-            players,
-            clock: None,
-            seating: Seating::All,
-            owners: [None, None],
-            client,
-        })
-        .await?;
-    let id = made.id.clone();
-    if !events.is_empty() {
-        let h = app.handle(&id).await?;
-        let mut live = h.live.lock().await;
-        let events = if live.version() == 0 {
-            events
-        } else {
-            return Err(ApiError::conflict(
-                "the imported game changed before its turns were stored",
-            ));
-        };
-        app.commit(&h, &mut live, events).await?;
-    }
-    Ok(made)
+    Ok(Prepared {
+        variant,
+        fen,
+        rules,
+        events,
+    })
 }

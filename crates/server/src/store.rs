@@ -179,8 +179,9 @@ fn injected_fault() -> Option<String> {
     }
 }
 
-/// A database error as a sentence.
+/// A database error as a sentence (counted in the metrics).
 pub(crate) fn db_err(e: sqlx::Error) -> String {
+    crate::metrics::database_error();
     format!("the database failed: {e}")
 }
 
@@ -279,6 +280,16 @@ impl Store {
         store.migrate().await?;
         crate::accounts::Sessions::new(&store).migrate().await?;
         Ok(store)
+    }
+
+    /// Whether the database answers a trivial query (`GET /healthz`).
+    pub async fn ping(&self) -> Result<(), String> {
+        both!(self, p => sqlx::query("SELECT 1").execute(p).await.map(|_| ()).map_err(db_err))
+    }
+
+    /// Closes the database's connections: every later query fails (a test's outage).
+    pub async fn close(&self) {
+        both!(self, p => p.close().await)
     }
 
     /// Whether several processes may share this database (PostgreSQL).

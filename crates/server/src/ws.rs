@@ -8,7 +8,23 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::broadcast::error::RecvError;
+
+/// How long one message may take to be written to the client: a client that stops reading
+/// is dropped then, so what it holds is bounded by the socket's buffers and one message.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How often the server pings; a client that sends nothing (not even the pong) for two
+/// intervals is dropped (a half-open connection is not held forever).
+pub const PING_EVERY: Duration = Duration::from_secs(20);
+
+/// Sends `m` within [`WRITE_TIMEOUT`]; `false` when the client is gone or too slow.
+async fn send(sink: &mut futures_util::stream::SplitSink<WebSocket, Message>, m: Message) -> bool {
+    matches!(
+        tokio::time::timeout(WRITE_TIMEOUT, sink.send(m)).await,
+        Ok(Ok(()))
+    )
+}
 
 /// The messages for versions after `since`, the last one carrying the state; when there is
 /// nothing new, one `sync` message with the state.
@@ -50,16 +66,21 @@ pub async fn run(
     let mut rx = h.tx.subscribe();
     let (first, mut sent) = messages(&h, viewer, token.as_deref(), since).await;
     for m in first {
-        if sink
-            .send(Message::Text(m.to_string().into()))
-            .await
-            .is_err()
-        {
+        if !send(&mut sink, Message::Text(m.to_string().into())).await {
             return;
         }
     }
+    let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
+    let mut heard = tokio::time::Instant::now();
     loop {
         tokio::select! {
+            _ = ping.tick() => {
+                if heard.elapsed() > 2 * PING_EVERY
+                    || !send(&mut sink, Message::Ping(Default::default())).await
+                {
+                    return;
+                }
+            }
             got = rx.recv() => {
                 match got {
                     Ok(v) if v <= sent => continue,
@@ -71,13 +92,14 @@ pub async fn run(
                     continue;
                 }
                 for m in msgs {
-                    if sink.send(Message::Text(m.to_string().into())).await.is_err() {
+                    if !send(&mut sink, Message::Text(m.to_string().into())).await {
                         return;
                     }
                 }
                 sent = version;
             }
             incoming = stream.next() => {
+                heard = tokio::time::Instant::now();
                 let checked = match incoming {
                     None | Some(Ok(Message::Close(_))) => return,
                     // Larger than the socket reads at all: refused like any message too big.
@@ -85,18 +107,17 @@ pub async fn run(
                     Some(Err(_)) => return,
                     Some(Ok(Message::Text(t))) => meter.check(t.len()),
                     Some(Ok(Message::Binary(b))) => meter.check(b.len()),
-                    // Pings and pongs keep a connection alive; they are not messages.
-                    Some(Ok(_)) => Ok(()),
+                    // Pings and pongs keep a connection alive (the answer to the server's
+                    // own ping among them): they are not the client's messages.
+                    Some(Ok(_)) => continue,
                 };
                 if let Err((status, sentence)) = checked {
                     // Refused: say why in one sentence, then close (1009 too big, 1008 policy).
                     let m = json!({"error": sentence, "status": status});
-                    let _ = sink.send(Message::Text(m.to_string().into())).await;
+                    let _ = send(&mut sink, Message::Text(m.to_string().into())).await;
                     let code = if status == 413 { 1009 } else { 1008 };
                     let reason = if status == 413 { "message too big" } else { "too many messages" };
-                    let _ = sink
-                        .send(Message::Close(Some(CloseFrame { code, reason: reason.into() })))
-                        .await;
+                    let _ = send(&mut sink, Message::Close(Some(CloseFrame { code, reason: reason.into() }))).await;
                     return;
                 }
             }

@@ -111,6 +111,9 @@ pub trait AnyGame: Send {
     /// (`None`: a spectator; see [`Position::move_seen_by`]): for records, move lists and
     /// announcements shown to a player. [`AnyGame::history`] is the umpire's.
     fn history_seen_by(&self, viewer: Option<Color>) -> Vec<(String, String)>;
+    /// The last move as [`AnyGame::history_seen_by`] gives it, without writing the whole
+    /// history (a turn's cost must not grow with the game's length).
+    fn last_seen_by(&self, viewer: Option<Color>) -> Option<(String, String)>;
     /// How many moves (plies) have been played.
     fn ply(&self) -> usize;
     /// The ending, counting history (repetition, move counts), if the game is over.
@@ -269,6 +272,14 @@ impl<P: Position> AnyGame for DynGame<P> {
             .zip(self.game.moves())
             .map(|(p, &m)| p.move_seen_by(m, viewer))
             .collect()
+    }
+    fn last_seen_by(&self, viewer: Option<Color>) -> Option<(String, String)> {
+        let last = self.game.moves().len().checked_sub(1)?;
+        if self.game.viewer() != Viewer::Umpire {
+            return self.game.history_text(last);
+        }
+        let mv = self.game.moves()[last];
+        Some(self.game.positions()[last].move_seen_by(mv, viewer))
     }
     fn ply(&self) -> usize {
         self.game.moves().len()
