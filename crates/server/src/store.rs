@@ -326,7 +326,8 @@ impl Store {
     }
 
     /// Appends `events` to game `id` as versions `first`, `first + 1`, ... in one
-    /// transaction (with a `NOTIFY` on PostgreSQL); `finished` marks the game ended.
+    /// transaction; `finished` marks the game ended. (On PostgreSQL the caller announces
+    /// them afterwards: `cluster.rs`.)
     pub async fn append(
         &self,
         id: &str,
@@ -335,7 +336,6 @@ impl Store {
         finished: bool,
     ) -> Result<(), AppendError> {
         let now = now_ms();
-        let last = first + events.len() as i64 - 1;
         let conflict = |e: sqlx::Error| match &e {
             sqlx::Error::Database(d) if d.is_unique_violation() => AppendError::Conflict,
             _ => AppendError::Db(db_err(e)),
@@ -372,21 +372,21 @@ impl Store {
                 if let Some(e) = injected_fault() {
                     return Err(AppendError::Db(e));
                 }
-                // One statement, so one round trip and its own transaction: the events, the
-                // game's row and the NOTIFY (sent at commit) together or not at all.
+                // One statement, so one round trip and its own transaction: the events and
+                // the game's row together or not at all. No NOTIFY here: PostgreSQL holds a
+                // cluster-wide lock from a notifying commit until it is flushed, which
+                // serialised every turn; the announcement follows the commit, batched
+                // (`cluster.rs`).
                 sqlx::query(
                     "WITH ins AS (INSERT INTO events (game_id, version, data, created_at) \
-                     SELECT $1, $2 + t.o - 1, t.d, $4 FROM unnest($3::text[]) WITH ORDINALITY AS t(d, o)), \
-                     upd AS (UPDATE games SET updated_at = $4, finished = $5 WHERE id = $1) \
-                     SELECT pg_notify($6, $7)",
+                     SELECT $1, $2 + t.o - 1, t.d, $4 FROM unnest($3::text[]) WITH ORDINALITY AS t(d, o)) \
+                     UPDATE games SET updated_at = $4, finished = $5 WHERE id = $1",
                 )
                 .bind(id)
                 .bind(first)
                 .bind(events)
                 .bind(now)
                 .bind(finished)
-                .bind(CHANNEL)
-                .bind(format!("{id}:{last}"))
                 .execute(p)
                 .await
                 .map_err(conflict)?;
