@@ -356,7 +356,11 @@ async fn load(args: Vec<String>) -> Result<(), String> {
     println!(
         "games {games}, plies {plies}, think {} ms, database {shown}, {processes} server process{}",
         think.as_millis(),
-        if processes == 1 { "" } else { "es, each game's players on different ones" }
+        if processes == 1 {
+            ""
+        } else {
+            "es, each game's players on different ones"
+        }
     );
     println!(
         "turns {turns} in {:.2} s: {:.0} turns/s; latency POST -> opponent's event: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",

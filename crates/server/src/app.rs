@@ -692,7 +692,8 @@ impl App {
                 log(&format!("game {}: {e}", live.row.id));
             }
         }
-        self.cluster.announce(&live.row.id, first + events.len() as i64 - 1);
+        self.cluster
+            .announce(&live.row.id, first + events.len() as i64 - 1);
         let _ = h.tx.send(live.version());
         self.schedule_flag(h, live);
         self.maybe_engine(h, live);

@@ -186,7 +186,9 @@ async fn announcer(pool: PgPool, mut rx: mpsc::UnboundedReceiver<(String, i64)>)
                 Ok(c) => conn = Some(c),
                 Err(e) => {
                     // The poll tells the other processes within a second.
-                    log(&format!("cannot announce turns: PostgreSQL refused a connection: {e}"));
+                    log(&format!(
+                        "cannot announce turns: PostgreSQL refused a connection: {e}"
+                    ));
                     continue;
                 }
             }

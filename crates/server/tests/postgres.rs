@@ -141,7 +141,13 @@ fn database() -> String {
 
 /// A new chess game through `base`: `(id, White's token, Black's token)`.
 async fn chess(c: &reqwest::Client, base: &str) -> (String, String, String) {
-    let (st, g) = post(c, format!("{base}/api/games"), None, json!({"variant": "chess"})).await;
+    let (st, g) = post(
+        c,
+        format!("{base}/api/games"),
+        None,
+        json!({"variant": "chess"}),
+    )
+    .await;
     assert_eq!(st, 201, "{g}");
     let s = |p: &str| g.pointer(p).and_then(Value::as_str).unwrap().to_string();
     (s("/id"), s("/seats/white/token"), s("/seats/black/token"))
