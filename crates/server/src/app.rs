@@ -711,9 +711,10 @@ impl App {
         mover: Color,
         text: &str,
     ) -> Result<(), ApiError> {
+        // Before the attempt: an append that lost its version has already read the winner's.
+        let before = live.version();
         match self.play_turn_once(h, live, mover, text).await {
             Err(e) if self.store.is_shared() && matches!(e.status, 400 | 409) => {
-                let before = live.version();
                 self.sync(h, live).await?;
                 if live.version() == before {
                     return Err(e);
