@@ -165,14 +165,22 @@ async fn a_hundred_races_between_two_processes_have_one_winner_each() {
     let (mut id, mut w, mut bl) = chess(&c, &a.base).await;
     let mut rng = 0x2545_f491_4f6c_dd1d_u64;
     for race in 0..100 {
-        let s: Value = c
-            .get(format!("{}/api/games/{id}", a.base))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        // The legal turns are in the mover's own view: White's first, else Black's.
+        let mut s = Value::Null;
+        for t in [&w, &bl] {
+            s = c
+                .get(format!("{}/api/games/{id}", a.base))
+                .bearer_auth(t)
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            if s["you"] == s["turn"] {
+                break;
+            }
+        }
         let legal: Vec<String> = s["legal"]
             .as_array()
             .unwrap()
