@@ -2,18 +2,21 @@
 //! through the API and websockets, against a server running as a child process (so that its
 //! own resident memory is measured, apart from the clients').
 //!
-//! `cargo run --release -p menagerie-server --example load -- [GAMES] [PLIES] [DATABASE] [THINK_MS]`
-//! (defaults: 500 games, 40 plies, a temporary SQLite file, no thinking time; DATABASE may be
-//! `postgres://...`, or `sqlite` for the temporary file; THINK_MS makes each player wait about
-//! that long before each of its turns, like a person, instead of answering at once: each wait
-//! drawn from [THINK/2, 3*THINK/2), the games' starts spread over THINK, so that GAMES/THINK
-//! turns a second arrive steadily rather than in bursts).
+//! `cargo run --release -p menagerie-server --example load -- [GAMES] [PLIES] [DATABASE] [THINK_MS] [PROCESSES]`
+//! (defaults: 500 games, 40 plies, a temporary SQLite file, no thinking time, one server
+//! process; DATABASE may be `postgres://...`, or `sqlite` for the temporary file; THINK_MS
+//! makes each player wait about that long before each of its turns, like a person, instead of
+//! answering at once: each wait drawn from [THINK/2, 3*THINK/2), the games' starts spread over
+//! THINK, so that GAMES/THINK turns a second arrive steadily rather than in bursts; PROCESSES
+//! 2 (PostgreSQL only) starts two server processes on the database and puts each game's two
+//! players on different ones, so that every turn crosses from one process to the other).
 //!
 //! Prints turns per second; the p50/p99/max latency of a turn from the start of its POST to
-//! the opponent's websocket event; the server's resident memory at start, at its peak and at
-//! the end (sampled every 100 ms from `/proc/PID/status`). Then it kills the server with
-//! SIGKILL, starts it again on the same database and checks that every game holds exactly the
-//! turns its clients saw acknowledged ("turns lost: 0"); it exits non-zero otherwise.
+//! the opponent's websocket event; the servers' resident memory at start, at its peak and at
+//! the end (sampled every 100 ms from `/proc/PID/status`, all processes together). Then it
+//! kills every server with SIGKILL, starts one again on the same database and checks that
+//! every game holds exactly the turns its clients saw acknowledged ("turns lost: 0"); it
+//! exits non-zero otherwise.
 
 use futures_util::StreamExt;
 use serde_json::{json, Value};
@@ -71,7 +74,7 @@ struct Played {
 /// Plays one game with random legal turns.
 async fn game(
     c: reqwest::Client,
-    addr: String,
+    addrs: [String; 2],
     seed: u64,
     plies: usize,
     think: Duration,
@@ -84,8 +87,9 @@ async fn game(
         ))
         .await;
     }
+    // White plays through addrs[0], Black through addrs[1] (the same process, or two).
     let v: Value = c
-        .post(format!("http://{addr}/api/games"))
+        .post(format!("http://{}/api/games", addrs[0]))
         .json(&json!({"variant": "chess"}))
         .send()
         .await
@@ -105,8 +109,8 @@ async fn game(
             .to_string(),
     ];
     let mut sockets = [
-        ws(&addr, &id, &tokens[0]).await?,
-        ws(&addr, &id, &tokens[1]).await?,
+        ws(&addrs[0], &id, &tokens[0]).await?,
+        ws(&addrs[1], &id, &tokens[1]).await?,
     ];
     let mut state = wait_version(&mut sockets[0], 0).await?["state"].clone();
     wait_version(&mut sockets[1], 0).await?;
@@ -138,7 +142,7 @@ async fn game(
         let start = Instant::now();
         let post = async {
             let r = c
-                .post(format!("http://{addr}/api/games/{id}/move"))
+                .post(format!("http://{}/api/games/{id}/move", addrs[me]))
                 .bearer_auth(&tokens[me])
                 .json(&json!({"move": pick}))
                 .send()
@@ -231,6 +235,20 @@ fn rss_kib(pid: u32) -> u64 {
         .unwrap_or(0)
 }
 
+/// The CPU time process `pid` has used so far, in milliseconds (`/proc/PID/stat`'s utime and
+/// stime, in Linux's USER_HZ of 100 ticks a second).
+fn cpu_ms(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| {
+            // The fields after the command name, which is in parentheses and may hold spaces.
+            let rest = s.rsplit_once(')')?.1;
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+        })
+        .map_or(0, |ticks| ticks * 10)
+}
+
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--serve") {
@@ -251,6 +269,7 @@ async fn load(args: Vec<String>) -> Result<(), String> {
     let games: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(500);
     let plies: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(40);
     let think = Duration::from_millis(args.get(3).and_then(|a| a.parse().ok()).unwrap_or(0));
+    let processes: usize = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(1);
     let dir = std::env::temp_dir().join(format!("menagerie-load-{}", std::process::id()));
     let database = match args.get(2).map(String::as_str) {
         Some(url) if url != "sqlite" => url.to_string(),
@@ -261,21 +280,32 @@ async fn load(args: Vec<String>) -> Result<(), String> {
     } else {
         format!("SQLite {database}")
     };
-    let server = spawn_server(&database)?;
-    let addr = server.addr.clone();
-    let pid = server.child.id();
+    if !(1..=2).contains(&processes) || processes == 2 && !database.starts_with("postgres") {
+        return Err("PROCESSES is 1, or 2 on a postgres:// database".into());
+    }
+    let servers = (0..processes)
+        .map(|_| spawn_server(&database))
+        .collect::<Result<Vec<_>, _>>()?;
+    let addrs: Vec<String> = servers.iter().map(|s| s.addr.clone()).collect();
+    let pids: Vec<u32> = servers.iter().map(|s| s.child.id()).collect();
+    let cpu = {
+        let pids = pids.clone();
+        move || pids.iter().map(|&p| cpu_ms(p)).sum::<u64>()
+    };
+    let rss = move || pids.iter().map(|&p| rss_kib(p)).sum::<u64>();
     let c = reqwest::Client::builder()
         .pool_max_idle_per_host(games.max(1))
         .build()
         .map_err(|e| e.to_string())?;
-    let rss0 = rss_kib(pid);
+    let rss0 = rss();
+    let cpu0 = cpu();
     let peak = Arc::new(AtomicU64::new(rss0));
     let done = Arc::new(AtomicBool::new(false));
     let sampler = {
-        let (peak, done) = (peak.clone(), done.clone());
+        let (peak, done, rss) = (peak.clone(), done.clone(), rss.clone());
         tokio::spawn(async move {
             while !done.load(Ordering::Relaxed) {
-                peak.fetch_max(rss_kib(pid), Ordering::Relaxed);
+                peak.fetch_max(rss(), Ordering::Relaxed);
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         })
@@ -283,9 +313,14 @@ async fn load(args: Vec<String>) -> Result<(), String> {
     let start = Instant::now();
     let mut tasks = Vec::new();
     for i in 0..games {
-        let (c, addr) = (c.clone(), addr.clone());
+        // With two processes, half the games are created on each.
+        let pair = [
+            addrs[i % processes].clone(),
+            addrs[(i + 1) % processes].clone(),
+        ];
+        let c = c.clone();
         tasks.push(tokio::spawn(async move {
-            game(c, addr, i as u64 + 1, plies, think).await
+            game(c, pair, i as u64 + 1, plies, think).await
         }));
     }
     let mut results = Vec::new();
@@ -295,7 +330,8 @@ async fn load(args: Vec<String>) -> Result<(), String> {
     let elapsed = start.elapsed();
     done.store(true, Ordering::Relaxed);
     let _ = sampler.await;
-    let rss_end = rss_kib(pid);
+    let rss_end = rss();
+    let cpu_used = cpu().saturating_sub(cpu0);
 
     let mut lat: Vec<u64> = Vec::new();
     let mut failed = 0;
@@ -318,8 +354,13 @@ async fn load(args: Vec<String>) -> Result<(), String> {
             .map_or(0.0, |&us| us as f64 / 1000.0)
     };
     println!(
-        "games {games}, plies {plies}, think {} ms, database {shown}",
-        think.as_millis()
+        "games {games}, plies {plies}, think {} ms, database {shown}, {processes} server process{}",
+        think.as_millis(),
+        if processes == 1 {
+            ""
+        } else {
+            "es, each game's players on different ones"
+        }
     );
     println!(
         "turns {turns} in {:.2} s: {:.0} turns/s; latency POST -> opponent's event: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
@@ -330,14 +371,19 @@ async fn load(args: Vec<String>) -> Result<(), String> {
         lat.last().map_or(0.0, |&us| us as f64 / 1000.0),
     );
     println!(
-        "server memory (RSS): {} MiB at start, {} MiB peak, {} MiB at the end",
+        "server memory (RSS, all processes): {} MiB at start, {} MiB peak, {} MiB at the end",
         rss0 / 1024,
         peak.load(Ordering::Relaxed) / 1024,
         rss_end / 1024
     );
+    println!(
+        "server CPU (all processes): {:.1} s, {:.2} ms a turn",
+        cpu_used as f64 / 1000.0,
+        cpu_used as f64 / turns.max(1) as f64
+    );
 
     // Nothing lost: kill -9, start again on the same database, compare with the clients' tally.
-    drop(server);
+    drop(servers);
     let again = spawn_server(&database)?;
     let mut lost = 0;
     let mut checked = 0;

@@ -294,7 +294,11 @@ pub async fn play(
     headers: HeaderMap,
     JsonBody(b): JsonBody<MoveBody>,
 ) -> Result<Response, ApiError> {
-    let (me, h, token) = acting(&app, &headers, &session, &id).await?;
+    // A turn reads nothing before its append (one round trip); `play_turn` catches up and
+    // checks again when this process's copy of the game was behind.
+    let me = seat_of(&app, &headers, &session, &id).await?;
+    let token = token_of(&headers, &id)?.unwrap_or_default();
+    let h = app.handle_for_turn(&id).await?;
     let mut live = h.live.lock().await;
     if b.mv.len() > 256 {
         return Err(ApiError::bad("a turn's text is at most 256 characters"));
@@ -900,7 +904,6 @@ pub async fn seat_link(
         return Err(ApiError::forbidden("this link opens no seat"));
     }
     let seat = app
-        .store
         .seat(&crate::app::token_hash(&token))
         .await
         .map_err(ApiError::unavailable)?;

@@ -397,6 +397,8 @@ pub struct App {
     pub public_url: Option<String>,
     /// Whether cookies are marked `Secure` (the public address is HTTPS).
     pub secure_cookies: bool,
+    /// Announcements to the other processes and the seats looked up (`cluster.rs`).
+    pub cluster: crate::cluster::Cluster,
 }
 
 /// SHA-256 of a token, in hex.
@@ -500,6 +502,7 @@ impl App {
             engine_pool: crate::engine_pool::Pool::new(engine_threads),
             analysis_slots: Arc::new(Semaphore::new(engine_threads.max(1))),
             limits: Arc::new(crate::limits::Limits::default()),
+            cluster: Default::default(),
         })
     }
 
@@ -554,6 +557,17 @@ impl App {
             live.thinking || !(over || idle && !clock_runs)
         });
         before - map.len()
+    }
+
+    /// The game `id` as this process holds it, without first reading what other processes
+    /// added (loaded from the database when not in memory): for a turn, whose append fails on
+    /// a stale version and whose refusal is checked again after reading (`play_turn`), so that
+    /// a turn is one round trip.
+    pub async fn handle_for_turn(self: &Arc<Self>, id: &str) -> Result<Arc<Handle>, ApiError> {
+        match self.cached(id) {
+            Some(h) => Ok(h),
+            None => self.handle(id).await,
+        }
     }
 
     /// The game `id`, loaded from the database when not in memory.
@@ -876,14 +890,41 @@ impl App {
                 log(&format!("game {}: {e}", live.row.id));
             }
         }
+        self.cluster
+            .announce(&live.row.id, first + events.len() as i64 - 1);
         let _ = h.tx.send(live.version());
         self.schedule_flag(h, live);
         self.maybe_engine(h, live);
         Ok(())
     }
 
-    /// Plays a turn for `mover`: checks, commits and returns when it is stored.
+    /// Plays a turn for `mover`: checks, commits and returns when it is stored. Shared by
+    /// several processes, the game in memory may miss a turn another process committed a
+    /// moment ago (its announcement still on the way): a refusal is then checked again once
+    /// the game has read what it missed.
     pub async fn play_turn(
+        self: &Arc<Self>,
+        h: &Arc<Handle>,
+        live: &mut Live,
+        mover: Color,
+        text: &str,
+    ) -> Result<(), ApiError> {
+        // Before the attempt: an append that lost its version has already read the winner's.
+        let before = live.version();
+        match self.play_turn_once(h, live, mover, text).await {
+            Err(e) if self.store.is_shared() && matches!(e.status, 400 | 409) => {
+                self.sync(h, live).await?;
+                if live.version() == before {
+                    return Err(e);
+                }
+                self.play_turn_once(h, live, mover, text).await
+            }
+            done => done,
+        }
+    }
+
+    /// One attempt at `play_turn` on the game as this process holds it.
+    async fn play_turn_once(
         self: &Arc<Self>,
         h: &Arc<Handle>,
         live: &mut Live,

@@ -11,6 +11,7 @@ mod api;
 pub mod app;
 pub mod clock;
 pub mod engine_pool;
+pub mod cluster;
 pub mod games;
 pub mod guides;
 pub mod limits;
@@ -294,27 +295,8 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
         args.open_games,
         args.sockets_per_address,
     );
-    if let Some(mut listener) = app.store.listener().await? {
-        let app2 = app.clone();
-        tokio::spawn(async move {
-            loop {
-                match listener.recv().await {
-                    Ok(n) => {
-                        let (id, last) = n.payload().split_once(':').unwrap_or((n.payload(), ""));
-                        let (id, last) = (id.to_string(), last.parse().unwrap_or(i64::MAX));
-                        // Off the listener's loop: catching up waits for the game's lock and
-                        // the database, and must not hold back the announcements behind it.
-                        let app3 = app2.clone();
-                        tokio::spawn(async move { app3.remote_event(&id, last).await });
-                    }
-                    Err(e) => {
-                        log(&format!("PostgreSQL listener: {e}; retrying"));
-                        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
-                    }
-                }
-            }
-        });
-    }
+    // PostgreSQL: the listener, the announcer of this process's turns and the poll.
+    cluster::start(&app).await?;
     let addr = format!("{}:{}", args.bind, args.port);
     let tcp = tokio::net::TcpListener::bind(&addr)
         .await

@@ -475,8 +475,8 @@ impl Store {
     }
 
     /// Appends `events` to game `id` as versions `first`, `first + 1`, ... in one
-    /// transaction (with a `NOTIFY` on PostgreSQL); `summary` is the game as it stands after
-    /// them (for the lists).
+    /// transaction; `summary` is the game as it stands after them (for the lists). (On
+    /// PostgreSQL the caller announces them afterwards: `cluster.rs`.)
     pub async fn append(
         &self,
         id: &str,
@@ -486,7 +486,6 @@ impl Store {
     ) -> Result<(), AppendError> {
         let finished = summary.finished;
         let now = now_ms();
-        let last = first + events.len() as i64 - 1;
         let conflict = |e: sqlx::Error| match &e {
             sqlx::Error::Database(d) if d.is_unique_violation() => AppendError::Conflict,
             _ => AppendError::Db(db_err(e)),
@@ -529,22 +528,22 @@ impl Store {
                 if let Some(e) = injected_fault() {
                     return Err(AppendError::Db(e));
                 }
-                // One statement, so one round trip and its own transaction: the events, the
-                // game's row and the NOTIFY (sent at commit) together or not at all.
+                // One statement, so one round trip and its own transaction: the events and
+                // the game's row together or not at all. No NOTIFY here: PostgreSQL holds a
+                // cluster-wide lock from a notifying commit until it is flushed, which
+                // serialised every turn; the announcement follows the commit, batched
+                // (`cluster.rs`).
                 sqlx::query(
                     "WITH ins AS (INSERT INTO events (game_id, version, data, created_at) \
-                     SELECT $1, $2 + t.o - 1, t.d, $4 FROM unnest($3::text[]) WITH ORDINALITY AS t(d, o)), \
-                     upd AS (UPDATE games SET updated_at = $4, finished = $5, turns = $8, to_move = $9, \
-                     result = $10, termination = $11, sentence = $12, winner = $13 WHERE id = $1) \
-                     SELECT pg_notify($6, $7)",
+                     SELECT $1, $2 + t.o - 1, t.d, $4 FROM unnest($3::text[]) WITH ORDINALITY AS t(d, o)) \
+                     UPDATE games SET updated_at = $4, finished = $5, turns = $6, to_move = $7, \
+                     result = $8, termination = $9, sentence = $10, winner = $11 WHERE id = $1",
                 )
                 .bind(id)
                 .bind(first)
                 .bind(events)
                 .bind(now)
                 .bind(finished)
-                .bind(CHANNEL)
-                .bind(format!("{id}:{last}"))
                 .bind(summary.turns)
                 .bind(&summary.to_move)
                 .bind(&summary.result)
