@@ -189,22 +189,18 @@ impl<P: Position> Game<P> {
     /// Plays `mv` after checking that it is legal and the game is not over.
     pub fn push(&mut self, mv: P::Move) -> Result<(), MoveError> {
         let state = self.state();
-        self.push_in(mv, state, false)
+        self.push_in(mv, state)
     }
     /// Plays `mv` in `state` (this game's, just computed: each computation generates the
-    /// position's moves, so a turn computes it once); `known_legal` when `mv` came from
-    /// [`Position::parse_move`] on an open position, which returns only legal moves.
-    fn push_in(
-        &mut self,
-        mv: P::Move,
-        state: State<P::Move>,
-        known_legal: bool,
-    ) -> Result<(), MoveError> {
+    /// position's moves, so a turn computes it once). The move is checked against the
+    /// game's legal moves even when a parser named it: a game's own parser is not trusted
+    /// to know the game's history-dependent limits.
+    fn push_in(&mut self, mv: P::Move, state: State<P::Move>) -> Result<(), MoveError> {
         if let State::Over(o) = &state {
             return Err(MoveError::GameOver(o.to_string()));
         }
         let pos = self.position();
-        if !(known_legal && matches!(state, State::Open)) && !self.moves_in(state).contains(&mv) {
+        if !self.moves_in(state).contains(&mv) {
             return Err(MoveError::Illegal {
                 text: pos.move_text(mv),
                 reason: "it is not a legal move in this position".into(),
@@ -260,7 +256,7 @@ impl<P: Position> Game<P> {
                 }
             }
         };
-        self.push_in(mv, state, true)?;
+        self.push_in(mv, state)?;
         Ok(mv)
     }
     /// Takes back the last move and returns it, with the claims made after it and any

@@ -63,7 +63,6 @@ pub async fn viewer_of(
 ) -> Result<Viewer, ApiError> {
     if let Some(token) = token_of(headers, id)? {
         let seat = app
-            .store
             .seat(&token_hash(&token))
             .await
             .map_err(ApiError::unavailable)?;

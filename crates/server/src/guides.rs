@@ -79,7 +79,9 @@ fn image_target(src: &str) -> Option<String> {
         .strip_prefix("crates/server/web/")
         .or_else(|| src.strip_prefix("/static/"))?;
     let clean = !path.is_empty()
-        && !path.split('/').any(|p| p.is_empty() || p == "." || p == "..")
+        && !path
+            .split('/')
+            .any(|p| p.is_empty() || p == "." || p == "..")
         && path
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '-' | '_'));
@@ -225,7 +227,12 @@ mod tests {
     #[test]
     fn images_come_from_the_pages_folder_only() {
         let r = render("![a torus](../../crates/server/web/img/vyrt-torus.png) ![x](https://elsewhere.example/x.png) ![y](../../crates/server/web/../secret)");
-        assert!(r.html.contains(r#"<img src="/static/img/vyrt-torus.png" alt="a torus" />"#), "{}", r.html);
+        assert!(
+            r.html
+                .contains(r#"<img src="/static/img/vyrt-torus.png" alt="a torus" />"#),
+            "{}",
+            r.html
+        );
         assert!(!r.html.contains("elsewhere"), "{}", r.html);
         assert!(!r.html.contains("secret"), "{}", r.html);
         assert!(r.html.contains('x') && r.html.contains('y'));

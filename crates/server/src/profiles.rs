@@ -38,7 +38,12 @@ enum Bind {
     Text(String),
 }
 
-const LISTED: &str = "SELECT g.*, wa.name AS white_name, wa.deleted AS white_deleted, \
+/// The games joined with their seats' owners and accounts (`g`, `wo`, `bo`, `wa`, `ba`).
+fn listed_sql() -> String {
+    format!("SELECT {}, {LISTED_REST}", crate::store::G_GAME_COLUMNS)
+}
+
+const LISTED_REST: &str = "wa.name AS white_name, wa.deleted AS white_deleted, \
      ba.name AS black_name, ba.deleted AS black_deleted, wo.account_id AS white_account, \
      bo.account_id AS black_account \
      FROM games g \
@@ -83,7 +88,8 @@ impl Store {
         offset: i64,
     ) -> Result<Vec<(Listed, [Option<String>; 2])>, String> {
         let q = self.query_text(&format!(
-            "{LISTED} WHERE {filter} ORDER BY {order} LIMIT ? OFFSET ?"
+            "{} WHERE {filter} ORDER BY {order} LIMIT ? OFFSET ?",
+            listed_sql()
         ));
         both!(self, p => {
             let mut query = sqlx::query(&q);
@@ -98,7 +104,8 @@ impl Store {
     /// How many games match `filter`.
     async fn count(&self, filter: &str, binds: &[Bind]) -> Result<i64, String> {
         let q = self.query_text(&format!(
-            "SELECT COUNT(*) AS n FROM ({LISTED} WHERE {filter}) AS matched"
+            "SELECT COUNT(*) AS n FROM ({} WHERE {filter}) AS matched",
+            listed_sql()
         ));
         both!(self, p => {
             let mut query = sqlx::query(&q);
@@ -131,8 +138,9 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<(Listed, String)>, String> {
         let q = self.query_text(&format!(
-            "SELECT * FROM ({LISTED}) AS l JOIN seat_owners mine ON mine.game_id = l.id \
-             WHERE mine.account_id = ? OR mine.anon_id = ? ORDER BY l.updated_at DESC LIMIT ?"
+            "SELECT l.*, mine.seat AS seat FROM ({}) AS l JOIN seat_owners mine ON mine.game_id = l.id \
+             WHERE mine.account_id = ? OR mine.anon_id = ? ORDER BY l.updated_at DESC LIMIT ?",
+            listed_sql()
         ));
         both!(self, p => {
             let rows = sqlx::query(&q).bind(account).bind(anon).bind(limit)

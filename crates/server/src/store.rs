@@ -206,7 +206,17 @@ macro_rules! both {
     };
 }
 
-/// Reads a [`GameRow`] from a row of `SELECT * FROM games`.
+/// The columns of `games` a [`GameRow`] is read from, named (never `SELECT *`: SQLite's
+/// prepared statements keep the column count they were made with, and a column added by a
+/// migration would not be in it).
+pub const GAME_COLUMNS: &str = "id, variant, rules, start_fen, white, black, created_at, \
+updated_at, finished, turns, to_move, result, termination, sentence, winner";
+
+/// The same, each prefixed by `g.` (a query joining `games g` with other tables).
+pub const G_GAME_COLUMNS: &str = "g.id, g.variant, g.rules, g.start_fen, g.white, g.black, \
+g.created_at, g.updated_at, g.finished, g.turns, g.to_move, g.result, g.termination, g.sentence, g.winner";
+
+/// Reads a [`GameRow`] from a row holding [`GAME_COLUMNS`].
 #[macro_export]
 #[doc(hidden)]
 macro_rules! game_row {
@@ -414,7 +424,7 @@ impl Store {
 
     /// The game `id`, if it exists.
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, String> {
-        let q = self.sql("SELECT * FROM games WHERE id = ?");
+        let q = self.sql(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?"));
         both!(self, p => {
             let row = sqlx::query(&q).bind(id).fetch_optional(p).await.map_err(db_err)?;
             row.map(|r| game_row!(r)).transpose().map_err(db_err)
@@ -423,7 +433,9 @@ impl Store {
 
     /// The most recently active games, newest first.
     pub async fn recent(&self, limit: i64) -> Result<Vec<GameRow>, String> {
-        let q = self.sql("SELECT * FROM games ORDER BY updated_at DESC LIMIT ?");
+        let q = self.sql(&format!(
+            "SELECT {GAME_COLUMNS} FROM games ORDER BY updated_at DESC LIMIT ?"
+        ));
         both!(self, p => {
             let rows = sqlx::query(&q).bind(limit).fetch_all(p).await.map_err(db_err)?;
             rows.iter().map(|r| game_row!(r)).collect::<Result<Vec<_>, _>>().map_err(db_err)

@@ -507,6 +507,7 @@ async fn records_download_and_import() {
     let r = s
         .client
         .post(s.url("/api/games/import"))
+        .header("content-type", "application/x-chess-pgn")
         .body(text.clone())
         .send()
         .await
