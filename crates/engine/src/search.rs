@@ -701,7 +701,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     /// for the side to move at the root, positive for its opponent.
     #[inline]
     fn draw_score(&self, ply: usize) -> i32 {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             self.draw_root
         } else {
             -self.draw_root

@@ -910,7 +910,7 @@ async fn profiles_and_lists_show_people_and_results() {
     // The public list, filtered.
     let (_, games) = s.get("/api/games?player=finn&variant=chess", None).await;
     assert_eq!(games.as_array().unwrap().len(), 1);
-    assert_eq!(games[0]["outcome"].as_str().unwrap().is_empty(), false);
+    assert!(!games[0]["outcome"].as_str().unwrap().is_empty());
     // One PGN with both games.
     let pgn = s
         .client
