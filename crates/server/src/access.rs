@@ -26,13 +26,16 @@ pub fn cookie_name(id: &str) -> String {
 pub fn token_of(headers: &HeaderMap, id: &str) -> Result<Option<String>, ApiError> {
     if let Some(v) = headers.get(header::AUTHORIZATION) {
         let v = v.to_str().map_err(|_| bad_authorization())?.trim();
-        if !v.is_empty() {
+        // An empty header, or "Bearer" with nothing after it, is no token: a spectator.
+        if !v.is_empty() && !v.eq_ignore_ascii_case("bearer") {
             let (scheme, token) = v.split_once(' ').ok_or_else(bad_authorization)?;
             let token = token.trim();
-            if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty() {
+            if !scheme.eq_ignore_ascii_case("bearer") {
                 return Err(bad_authorization());
             }
-            return Ok(Some(token.to_string()));
+            if !token.is_empty() {
+                return Ok(Some(token.to_string()));
+            }
         }
     }
     let name = cookie_name(id);
@@ -205,7 +208,7 @@ mod tests {
         let h = headers(&[("authorization", "Basic abc")]);
         assert_eq!(token_of(&h, "g").unwrap_err().status, 401);
         let h = headers(&[("authorization", "Bearer ")]);
-        assert_eq!(token_of(&h, "g").unwrap_err().status, 401);
+        assert_eq!(token_of(&h, "g").unwrap(), None);
         // An empty header is no token: the cookie, else a spectator.
         let h = headers(&[
             ("authorization", ""),

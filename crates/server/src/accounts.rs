@@ -381,6 +381,18 @@ impl Store {
             .ok_or_else(|| "the account is gone".to_string())
     }
 
+    /// The games whose seats an account owns: `(game, seat)`.
+    pub async fn account_seats(&self, id: &str) -> Result<Vec<(String, String)>, String> {
+        let q = self.query_text("SELECT game_id, seat FROM seat_owners WHERE account_id = ?");
+        both!(self, p => {
+            let rows = sqlx::query(&q).bind(id).fetch_all(p).await.map_err(db_err)?;
+            rows.iter()
+                .map(|r| Ok((r.try_get::<String, _>("game_id")?, r.try_get::<String, _>("seat")?)))
+                .collect::<Result<Vec<_>, sqlx::Error>>()
+                .map_err(db_err)
+        })
+    }
+
     /// Ends every session of an account (raises its epoch).
     pub async fn end_sessions(&self, id: &str) -> Result<(), String> {
         let q =
@@ -459,6 +471,9 @@ pub async fn signup(
         )));
     }
     log_in(&session, &id, 0).await?;
+    if anon.is_some() {
+        app.account_named(&id, &b.name).await;
+    }
     Ok(account_json(StatusCode::CREATED, Some(&b.name)))
 }
 

@@ -534,6 +534,26 @@ impl App {
         }
     }
 
+    /// A new account took over its browser's anonymous seats: the games in memory show its
+    /// name on them.
+    pub async fn account_named(&self, account: &str, name: &str) {
+        let seats = match self.store.account_seats(account).await {
+            Ok(s) => s,
+            Err(e) => {
+                log(&format!("cannot read a new account's seats: {e}"));
+                return;
+            }
+        };
+        for (game, seat) in seats {
+            let (Some(h), Some(c)) = (self.cached(&game), games::parse_color(&seat)) else {
+                continue;
+            };
+            let mut live = h.live.lock().await;
+            live.seats[c.index()].name = Some(name.to_string());
+            live.seats[c.index()].account = Some(account.to_string());
+        }
+    }
+
     /// Drops from memory the games no request, websocket or engine holds that are over or
     /// were last asked for more than `idle` ago (a running clock keeps its game: its flag
     /// must fall); they are read again from the database on demand. Returns how many.

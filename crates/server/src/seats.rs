@@ -88,6 +88,10 @@ impl Store {
         let (account, anon) = owner.columns();
         both!(self, p => {
             let mut tx = p.begin().await.map_err(db_err)?;
+            // The one UPDATE that flips `taken` decides who wins a race. It comes first, so
+            // that the transaction writes before it reads (SQLite: a read-then-write
+            // transaction loses to a concurrent writer with "database is locked").
+            let won = sqlx::query(&take).bind(code_hash).execute(&mut *tx).await.map_err(db_err)?.rows_affected() == 1;
             let Some(row) = sqlx::query(&find).bind(code_hash).fetch_optional(&mut *tx).await.map_err(db_err)? else {
                 return Ok(Taken::Unknown);
             };
@@ -96,8 +100,6 @@ impl Store {
             let Some(color) = parse_color(&seat_word) else {
                 return Ok(Taken::Unknown);
             };
-            // The one UPDATE that flips `taken` decides who wins a race.
-            let won = sqlx::query(&take).bind(code_hash).execute(&mut *tx).await.map_err(db_err)?.rows_affected() == 1;
             if !won {
                 return Ok(Taken::Before(game));
             }

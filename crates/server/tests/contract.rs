@@ -488,14 +488,23 @@ async fn rematches_between_people_against_the_engine_and_at_one_screen() {
     let ev_spectator = common::next(&mut spectator_ws, 5).await.unwrap()["event"].clone();
     assert_eq!(ev_black["type"], "rematch");
     assert_eq!(ev_black["game"], new_id);
-    assert_eq!(ev_black["url"], format!("/play/{black_new}"));
+    // Each player's link takes its own seat (a fresh random token made when it is opened).
+    let link = format!("/game/{}/rematch", g.id);
+    assert_eq!(ev_black["url"], link.as_str());
     assert_eq!(
         ev_spectator,
         json!({"type": "rematch", "game": new_id, "url": null})
     );
     let white_url = ev_white["url"].as_str().unwrap().to_string();
-    assert_ne!(white_url, ev_black["url"].as_str().unwrap());
-    let white_new = white_url.strip_prefix("/play/").unwrap().to_string();
+    assert_eq!(white_url, link);
+    let (st, seat) = s.post(&p("rematch-seat"), Some(&w), json!({})).await;
+    assert_eq!(st, 200, "{seat}");
+    assert_eq!(seat["game"], new_id.as_str());
+    assert_eq!(seat["color"], "black");
+    let white_new = seat["token"].as_str().unwrap().to_string();
+    assert_ne!(white_new, w);
+    let (st, _) = s.post(&p("rematch-seat"), None, json!({})).await;
+    assert_eq!(st, 403);
     // Colours swapped, the clock kept; each new token opens its own seat.
     let (_, v) = s
         .get(&format!("/api/games/{new_id}"), Some(&white_new))
@@ -533,7 +542,8 @@ async fn rematches_between_people_against_the_engine_and_at_one_screen() {
         )
         .await;
     assert_eq!(st, 201, "{v}");
-    assert!(v["umpire"]["token"].is_string());
+    // No umpire's key to a person against the engine: it would read the engine's papers.
+    assert_eq!(v["umpire"], Value::Null);
     let t = v["seats"]["black"]["token"].as_str().unwrap();
     let (_, nv) = s
         .get(

@@ -83,7 +83,7 @@ fn long_imports_hold_up_no_other_request() {
             imports.push(tokio::spawn(async move {
                 let r = client
                     .post(format!("{base}/api/games/import"))
-                    .header("content-type", "text/plain")
+                    .header("content-type", "application/x-chess-pgn")
                     .body(LONG_RECORD)
                     .send()
                     .await
@@ -135,7 +135,7 @@ async fn a_record_over_the_bound_is_refused() {
     }
     let r = reqwest::Client::new()
         .post(format!("{base}/api/games/import"))
-        .header("content-type", "text/plain")
+        .header("content-type", "application/x-chess-pgn")
         .body(record)
         .send()
         .await

@@ -790,9 +790,20 @@ async fn records_carry_the_seven_tag_roster_and_keep_papers_sealed() {
             "[Result \"*\"]".to_string(),
         ]
     );
-    // A start with White's sealed paper: Black and spectators read the start without it.
+    // A start with White's sealed paper (the umpire's string after White appointed g5):
+    // Black and spectators read the start without it.
+    let first = s
+        .create(json!({"variant": "little-cheops-imperial", "fen": IMPERIAL}))
+        .await;
+    s.play(&first.id, first.white.as_deref().unwrap(), "appoint:g5")
+        .await;
+    let (_, umpire) = s
+        .get(&format!("/api/games/{}", first.id), Some(&first.umpire))
+        .await;
+    let sealed = umpire["fen"].as_str().unwrap().to_string();
+    assert!(sealed.ends_with("g5"), "{sealed}");
     let g = s
-        .create(json!({"variant": "little-cheops-imperial", "fen": "k12/13/2c1c8/3K9/2t1t8/13/5n7/9b3/6CC5/13/13/13/13 b - - 1 1 g5"}))
+        .create(json!({"variant": "little-cheops-imperial", "fen": sealed}))
         .await;
     for token in [g.black.as_deref(), None] {
         let mut req = s.client.get(s.url(&format!("/api/games/{}/record", g.id)));

@@ -125,7 +125,8 @@ async fn every_endpoint_with_every_wrong_token_headers_and_no_token_in_logs() {
         (Auth::Bearer(ow.clone()), NO_SEAT),
         (Auth::Bearer(ou.clone()), NO_SEAT),
         (Auth::Cookie(cookie.clone(), ow.clone()), NO_SEAT),
-        (Auth::Bearer(String::new()), NO_SEAT),
+        // "Bearer" with no token is no token: a spectator, who may not act.
+        (Auth::Bearer(String::new()), NO_TOKEN),
     ];
     for (path, body) in &acting {
         for (auth, sentence) in &wrong {
