@@ -287,8 +287,33 @@ impl Store {
                 .map_err(|e| format!("cannot open the SQLite database {path}: {e}"))?;
             Store::Sqlite(pool)
         };
-        store.migrate().await?;
-        crate::accounts::Sessions::new(&store).migrate().await?;
+        // Processes starting together on one PostgreSQL take turns at the schema: two
+        // concurrent `CREATE TABLE IF NOT EXISTS` can both try to create the same type.
+        let lock = match &store {
+            Store::Postgres(p) => {
+                let mut conn = p
+                    .acquire()
+                    .await
+                    .map_err(|e| format!("cannot connect to PostgreSQL: {e}"))?;
+                sqlx::query("SELECT pg_advisory_lock(7265431)")
+                    .execute(&mut *conn)
+                    .await
+                    .map_err(|e| format!("the schema migration failed: {e}"))?;
+                Some(conn)
+            }
+            Store::Sqlite(_) => None,
+        };
+        let migrated = async {
+            store.migrate().await?;
+            crate::accounts::Sessions::new(&store).migrate().await
+        }
+        .await;
+        if let Some(mut conn) = lock {
+            let _ = sqlx::query("SELECT pg_advisory_unlock(7265431)")
+                .execute(&mut *conn)
+                .await;
+        }
+        migrated?;
         Ok(store)
     }
 
