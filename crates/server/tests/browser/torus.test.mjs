@@ -143,7 +143,8 @@ test('torus: the 3D view draws the board\'s two colours and every piece, and the
   await page.locator('.board-col').screenshot({ path: path.join(SHOTS, 'vyrt-3d.png') });
   // the choice is kept: a reload opens the 3D view again; turning it off brings the flat board back
   await page.reload();
-  await page.waitForSelector('svg.board [data-square]');
+  // the flat board is drawn, then hidden behind the 3D view as soon as it mounts
+  await page.waitForSelector('svg.board [data-square]', { state: 'attached' });
   await waitFor3d(page);
   assert.equal(await page.isChecked('#torus-3d'), true);
   await page.uncheck('#torus-3d');
