@@ -908,10 +908,9 @@ pub async fn seat_link(
         .await
         .map_err(ApiError::unavailable)?;
     // The umpire's token is used as a bearer token only: it opens no seat in a browser.
-    let Some((game, seat)) = seat.filter(|(_, seat)| seat != "umpire") else {
+    let Some((game, _)) = seat.filter(|(_, seat)| seat != "umpire") else {
         return Err(ApiError::forbidden("this link opens no seat"));
     };
-    let _ = seat;
     let mut r = StatusCode::SEE_OTHER.into_response();
     let h = r.headers_mut();
     if let Some(v) = crate::seats::seat_cookie(&app, &game, &token) {
