@@ -204,6 +204,7 @@ fn spawn_server(database: &str) -> Result<Server, String> {
         // Every simulated player comes from this one address.
         .args(["--games-per-minute", "1000000", "--open-games", "1000000"])
         .args(["--sockets-per-address", "1000000"])
+        .args(["--connections-per-address", "1000000"])
         .args(["--database", database])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -295,6 +296,8 @@ async fn load(args: Vec<String>) -> Result<(), String> {
     let rss = move || pids.iter().map(|&p| rss_kib(p)).sum::<u64>();
     let c = reqwest::Client::builder()
         .pool_max_idle_per_host(games.max(1))
+        // A refused or stalled request fails its game instead of waiting for ever.
+        .timeout(Duration::from_secs(60))
         .build()
         .map_err(|e| e.to_string())?;
     let rss0 = rss();

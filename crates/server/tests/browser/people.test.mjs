@@ -173,8 +173,10 @@ test('a rematch of a game by invitation: each player follows its own link to its
   await a.click('#rematch');
   await b.waitForSelector('#accept-rematch');
   await b.click('#accept-rematch');
-  for (const p of [a, b]) {
-    await p.waitForURL((u) => u.pathname.startsWith('/game/') && !u.pathname.includes(id));
+  for (const [who, p] of [['the offering player', a], ['the accepting player', b]]) {
+    await p.waitForURL((u) => u.pathname.startsWith('/game/') && !u.pathname.includes(id)).catch(async (e) => {
+      throw new Error(`${who} stayed at ${p.url()}: ${(await p.textContent('body')).slice(0, 300)} (${e.message.split('\n')[0]})`);
+    });
     await p.waitForSelector('svg.board [data-square]');
   }
   assert.equal(gameIdOf(a), gameIdOf(b));

@@ -25,6 +25,8 @@ let viewAt = null; // GET /at/{ply}'s answer for the shown moment
 let rematchGame = null; // the rematch event `{game, url}` once a new game started
 let rematchOffer = null; // the colour that offered a rematch (the event; the state's field when it has one)
 let pending = null; // a turn waiting for confirmation
+let askedRematch = false; // this page offered or accepted a rematch: it follows it when it starts
+let leaving = false; // this page is already going to the rematch
 let ws = null;
 let wsTries = 0;
 let stateAt = 0;
@@ -60,6 +62,13 @@ function setState(s) {
   announce(state, s);
   state = s;
   stateAt = performance.now();
+  // A rematch this page asked for started while its event was missed (a reconnection):
+  // the state's link is the player's own, as the event's would have been.
+  if (askedRematch && s.rematch && s.rematch.game && s.rematch.url && local.mode !== 'local' && !leaving) {
+    leaving = true;
+    location.href = s.rematch.url;
+    return;
+  }
   if (grew) {
     viewPly = null;
     viewBoard = null;
@@ -270,13 +279,15 @@ document.addEventListener('keydown', (e) => {
 async function rematch() {
   if (!state) return;
   showReason('');
+  askedRematch = true;
   try {
     // at one screen both seats are ours: White's token acts and Black's shows the server we hold it
     const local2 = local.mode === 'local' && tokenFor('white') && tokenFor('black');
     const r = local2
       ? await api('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { opponent: tokenFor('black') }, tokenFor('white'))
       : await api('POST', `/api/games/${encodeURIComponent(id)}/rematch`, {}, actingToken());
-    if (r && r.id && r.seats) openRematch(r);
+    // a new game (201) has another id; the offer's answer is this game's state, which has seats too
+    if (r && r.id && r.id !== id && r.seats) openRematch(r);
     else if (r && r.version !== undefined) {
       rematchOffer = r.rematch_offer ?? state.you;
       setState(local.mode === 'local' ? await fetchState() : r);
@@ -295,6 +306,7 @@ function openRematch(g) {
   const tokens = {};
   for (const c of ['white', 'black']) if (seats[c] && seats[c].token) tokens[c] = seats[c].token;
   const me = local.mode === 'local' ? 'white' : other(state.you === 'white' || state.you === 'black' ? state.you : local.me);
+  leaving = true;
   const info = { mode: local.mode || 'engine', me, tokens: local.mode === 'local' ? tokens : tokens[me] ? { [me]: tokens[me] } : {}, variant: state.variant };
   saveLocalGame(g.id, info);
   // a seat's own link sets its cookie (the websocket is authenticated by it)
@@ -305,6 +317,8 @@ function openRematch(g) {
 function onRematchEvent(ev) {
   rematchGame = { game: ev.game, url: ev.url || null };
   if (ev.url && (state.you === 'white' || state.you === 'black')) {
+    if (leaving) return; // the answer to our own acceptance already opens our seat
+    leaving = true;
     const me = other(state.you);
     if (!localGame(ev.game)) saveLocalGame(ev.game, { mode: local.mode || 'friend', me, tokens: {}, variant: state.variant });
     location.href = ev.url;
