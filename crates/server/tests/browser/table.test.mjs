@@ -221,6 +221,38 @@ test('premoves: queued on the opponent\'s turn, played when legal, cancelled by 
   await p.context().close();
 });
 
+test('premoves of every shape: a new piece replaces a queued premove; a Cypher turn of two parts', async () => {
+  // the chess page: pointing at another own piece after a queued premove starts a new one
+  const g = await create({ variant: 'chess', white: 'human', black: 'human' });
+  const b = await open(g.seats.black.url);
+  await clickSquare(b, 'e7');
+  await clickSquare(b, 'e5');
+  await clickSquare(b, 'd7');
+  await clickSquare(b, 'd5');
+  assert.equal(await b.textContent('#reason'), 'Premove d7 to d5: played when your turn comes if it is legal then (right-click or Escape cancels).');
+  await call(server.url, 'POST', `/api/games/${g.id}/move`, { move: 'e4' }, g.seats.white.token);
+  await waitForMoves(b, 2);
+  assert.deepEqual((await stateOf(b)).moves.map((m) => m.canonical), ['e2e4', 'd7d5']);
+  await b.context().close();
+
+  // Cypher: Black queues a turn of two parts (the Rook's move and the one it triggers) while
+  // White thinks; White's answer is itself a turn of two parts
+  const cy = await create({ variant: 'cypher', white: 'human', black: 'human' });
+  for (const [move, side] of [['d0-a0', 'white'], ['d10-a10', 'black']]) {
+    const r = await call(server.url, 'POST', `/api/games/${cy.id}/move`, { move }, cy.seats[side].token);
+    assert.equal(r.status, 200, JSON.stringify(r.data));
+  }
+  const p = await open(cy.seats.black.url);
+  for (const sq of ['a10', 'a8', 'b9', 'b10']) await clickSquare(p, sq);
+  assert.equal(await p.locator('.hl-premove').count(), 4);
+  assert.equal(await p.textContent('#reason'), 'Premove a10 to a8, then b9, b10: played when your turn comes if it is legal then (right-click or Escape cancels).');
+  await call(server.url, 'POST', `/api/games/${cy.id}/move`, { move: 'a0-a2/d2-d0' }, cy.seats.white.token);
+  await waitForMoves(p, 4);
+  assert.deepEqual((await stateOf(p)).moves.map((m) => m.canonical), ['d0-a0', 'd10-a10', 'a0-a2/d2-d0', 'a10-a8/b9-b10']);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
 // Moves the board's square cursor to `target` by arrow keys and presses Enter.
 async function keyTo(page, target) {
   const where = () => page.evaluate(() => {

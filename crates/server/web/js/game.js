@@ -142,6 +142,7 @@ let premoveTurn = false;
 const premove = new Premove(board, {
   active: () => !!(state && !state.outcome && viewPly === null && local.mode !== 'local' && !NO_PREMOVES.has(state.variant) && (state.you === 'white' || state.you === 'black') && state.turn !== state.you),
   side: () => state && state.you,
+  variant: () => state && state.variant,
   send: (canonical) => send(canonical),
   say: (text) => showReason(text),
 });
