@@ -152,7 +152,7 @@ enum Command {
 enum RatingsCommand {
     /// Recompute every rating from the rated games in the order they were rated and compare
     /// each game's before and after and each player's standing with the stored figures; exits
-    /// with 1 when any differs.
+    /// with 2 when any differs.
     Recompute {
         /// The database: `postgres://USER:PASS@HOST/DB`, or an SQLite file (default:
         /// games.sqlite in the data folder).
@@ -244,7 +244,7 @@ fn run(cli: Cli) -> Result<(), VariantError> {
                     println!("differs: {d}");
                 }
                 return Err(VariantError::Other(format!(
-                    "{} stored figures differ from the recomputed ones",
+                    "stored figures that differ from the recomputed ones: {}",
                     report.differences.len()
                 )));
             }
