@@ -64,6 +64,7 @@ test('a rated friend game from the home page: at its end both pages show each ch
   await b.waitForURL(/\/game\//);
   await b.waitForSelector('svg.board [data-square]');
   assert.equal((await stateOf(b)).you, 'black');
+  for (const p of [a, b]) await p.waitForSelector('#rated-note:not([hidden])');
   const turns = ['e2e4', 'e7e5', 'g1f3', 'b8c6'];
   for (const [i, t] of turns.entries()) {
     const p = i % 2 === 0 ? a : b;
@@ -85,6 +86,7 @@ test('a rated friend game from the home page: at its end both pages show each ch
     const tip = await p.getAttribute('#rating-change [data-color="white"] .rating', 'title');
     assert.match(tip, /^Provisional: the rating deviation \(RD\) is 110 or more/);
     assert.match(tip, /RD 397\.$/);
+    assert.equal(await p.isHidden('#rated-note'), true);
   }
   assert.match(await a.textContent('#rating-change [data-color="white"]'), /^White · rita \(you\): \+242 → 1742\?$/);
   assert.match(await b.textContent('#rating-change [data-color="white"]'), /^White · rita: \+242 → 1742\?$/);

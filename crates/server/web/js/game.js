@@ -112,6 +112,7 @@ app.innerHTML = `
         <label for="friend-link">Send this invitation to your friend (the first to open it takes the seat):</label>
         <div class="row"><input id="friend-link" readonly><button type="button" id="copy-friend">Copy</button></div>
       </div>
+      <p class="muted" id="rated-note" hidden>Rated game: its result changes both players' ratings.</p>
       <p class="links"><a id="record-link" href="#">Download the record</a> · <a id="rules-link" href="#" target="_blank" rel="noopener">Rules</a></p>
     </aside>
   </div>`;
@@ -487,6 +488,7 @@ function render() {
   renderLegend(legend, live ? state.board : viewBoard, state.variant);
   renderPlayers();
   renderMoves();
+  $('#rated-note').hidden = !state.rated || !!state.outcome;
   const banner = $('#banner');
   if (state.outcome) {
     const t = outcomeText(state.outcome);
