@@ -139,6 +139,29 @@ enum Command {
     },
     /// Serve the games over HTTP: the web pages, the API and websockets (`docs/api.md`).
     Serve(menagerie_server::ServeArgs),
+    /// The server's ratings: `ratings recompute` replays every rated game in order and
+    /// checks that every stored figure comes out identical.
+    Ratings {
+        #[command(subcommand)]
+        command: RatingsCommand,
+    },
+}
+
+/// What `menagerie ratings` does.
+#[derive(clap::Subcommand, Debug)]
+enum RatingsCommand {
+    /// Recompute every rating from the rated games in the order they were rated and compare
+    /// each game's before and after and each player's standing with the stored figures; exits
+    /// with 2 when any differs.
+    Recompute {
+        /// The database: `postgres://USER:PASS@HOST/DB`, or an SQLite file (default:
+        /// games.sqlite in the data folder).
+        #[arg(long)]
+        database: Option<String>,
+        /// The server's data folder.
+        #[arg(long, default_value = "menagerie-data")]
+        data: std::path::PathBuf,
+    },
 }
 
 /// A player, for `--as`.
@@ -206,6 +229,27 @@ fn open(args: &GameArgs) -> Result<Box<dyn AnyGame>, VariantError> {
 fn run(cli: Cli) -> Result<(), VariantError> {
     match cli.command {
         Command::Serve(args) => menagerie_server::run(args).map_err(VariantError::Other)?,
+        Command::Ratings {
+            command: RatingsCommand::Recompute { database, data },
+        } => {
+            let url = database.unwrap_or_else(|| data.join("games.sqlite").display().to_string());
+            let report =
+                menagerie_server::ratings::recompute_database(&url).map_err(VariantError::Other)?;
+            println!(
+                "recomputed {} rated games, {} ratings (player and variant)",
+                report.games, report.standings
+            );
+            if !report.differences.is_empty() {
+                for d in &report.differences {
+                    println!("differs: {d}");
+                }
+                return Err(VariantError::Other(format!(
+                    "stored figures that differ from the recomputed ones: {}",
+                    report.differences.len()
+                )));
+            }
+            println!("identical: every stored figure comes out the same");
+        }
         Command::Variants { options } => {
             let all = registry();
             let width = all.iter().map(|v| v.id.len()).max().unwrap_or(0);

@@ -2,8 +2,8 @@
 //! the seat's cookie, or the session of the person who owns the seat), and which requests
 //! another site may make (none that change anything).
 
-use crate::accounts::{self, Me};
-use crate::app::{token_hash, ApiError, App};
+use crate::accounts::{self, Me, Owner};
+use crate::app::{token_hash, ApiError, App, Player, Seating};
 use crate::both;
 use crate::games::{parse_color, Viewer};
 use crate::store::{db_err, Store};
@@ -121,6 +121,54 @@ pub async fn seat_of(
             "only a player may act in this game: send the seat's token (Authorization: Bearer TOKEN)",
         )),
     }
+}
+
+/// Whether `me` may create a rated game (issue 33) seated by `seating` against `players`:
+/// a logged-in person in one seat, against a person (whose invitation a logged-in browser
+/// must take: [`may_take_rated_seat`]) or an engine level, from the variant's own start.
+pub fn may_create_rated(
+    me: &Me,
+    seating: Seating,
+    players: [Player; 2],
+    from_position: bool,
+) -> Result<(), ApiError> {
+    if me.account.is_none() {
+        return Err(ApiError::forbidden(
+            "only a logged-in player may start a rated game; log in or sign up first",
+        ));
+    }
+    let Seating::As(mine) = seating else {
+        return Err(ApiError::bad(
+            "a rated game needs you in one seat: send \"as\": \"white\", \"black\" or \"random\"",
+        ));
+    };
+    if players[mine.index()] != Player::Human {
+        return Err(ApiError::bad(
+            "a rated game needs you in one seat, not the engine",
+        ));
+    }
+    if from_position {
+        return Err(ApiError::bad(
+            "a game from a set-up position cannot be rated; leave out \"fen\" or \"rated\"",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `me` may take the invitation to a seat of a rated game whose other seat
+/// `other_owner` holds: only a logged-in person, and not the account that holds the other seat.
+pub fn may_take_rated_seat(me: &Me, other_owner: Option<&Owner>) -> Result<(), ApiError> {
+    let Some(account) = &me.account else {
+        return Err(ApiError::forbidden(
+            "this game is rated: log in or sign up before taking its seat",
+        ));
+    };
+    if other_owner == Some(&Owner::Account(account.id.clone())) {
+        return Err(ApiError::forbidden(
+            "you already hold the other seat of this rated game; a rated game needs two players",
+        ));
+    }
+    Ok(())
 }
 
 /// Whether `origin` (an `Origin` header) is this server: the request's own host, or the

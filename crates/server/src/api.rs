@@ -124,6 +124,9 @@ pub struct CreateBody {
     /// The creator's seat: `white`, `black`, `random` or `none` (absent: every key).
     #[serde(default, rename = "as")]
     seat: Option<String>,
+    /// Whether the game is rated (issue 33).
+    #[serde(default)]
+    rated: bool,
 }
 
 /// The answer to a game's creation: only the keys its creator may hold.
@@ -201,6 +204,10 @@ pub async fn create(
     let white = Player::parse(b.white.as_deref().unwrap_or("human"))?;
     let black = Player::parse(b.black.as_deref().unwrap_or("human"))?;
     let seating = seating(b.seat.as_deref())?;
+    if b.rated {
+        let me = crate::accounts::me(&app, &session).await?;
+        crate::access::may_create_rated(&me, seating, [white, black], b.fen.is_some())?;
+    }
     let mut owners = [None, None];
     if let Seating::As(me) = seating {
         if [white, black][me.index()] != Player::Human {
@@ -233,6 +240,7 @@ pub async fn create(
             seating,
             owners,
             client: ip,
+            rated: b.rated,
         })
         .await?;
     Ok(created(&made))
@@ -884,6 +892,8 @@ pub async fn rematch(
             },
             owners: [black_owner, white_owner],
             client: ip,
+            // A rematch of a rated game is rated: the same two players, colours swapped.
+            rated: live.row.rated && !both_seats,
         })
         .await?;
     app.commit(

@@ -138,6 +138,8 @@ pub struct Live {
     pub umpire_key: bool,
     /// The rematch's game id, once it has started.
     pub rematch: Option<String>,
+    /// A rated game's rating change once it has ended and been rated (`ratings.rs`).
+    pub rating_change: Option<crate::ratings::Settled>,
     /// The timer that ends the game when the running side's flag falls.
     flag_task: Option<tokio::task::AbortHandle>,
 }
@@ -362,6 +364,9 @@ impl Live {
             "rematch": self.rematch.as_ref().map(|g| json!({"game": g, "url": self.rematch_url(viewer)})),
             "seats": self.seats_json(),
             "umpire_key": self.umpire_key,
+            "rated": self.row.rated,
+            "rating_change": self.rating_change.as_ref().and_then(crate::ratings::Settled::change_json),
+            "unrated_because": self.rating_change.as_ref().and_then(crate::ratings::Settled::unrated_because),
         })
     }
 }
@@ -448,6 +453,8 @@ pub struct NewGame {
     pub owners: [Option<crate::accounts::Owner>; 2],
     /// The address that asks for it (counted against its limits).
     pub client: Option<std::net::IpAddr>,
+    /// Whether the game is rated (issue 33; who may ask is checked in `access.rs`).
+    pub rated: bool,
 }
 
 /// Who receives which key of a new game (issue 29: no key in the wrong hands).
@@ -624,6 +631,7 @@ impl App {
             flag_task: None,
             rematch_offer: None,
             rematch: None,
+            rating_change: None,
             seats: Default::default(),
             umpire_key: false,
         };
@@ -656,6 +664,13 @@ impl App {
             .events(id, 0)
             .await
             .map_err(ApiError::unavailable)?;
+        if live.row.rated && live.row.finished {
+            live.rating_change = self
+                .store
+                .rating_change(id)
+                .await
+                .map_err(ApiError::unavailable)?;
+        }
         // Replaying a long game is CPU work: on a blocking thread, never the runtime's.
         let live = tokio::task::spawn_blocking(move || -> Result<Live, ApiError> {
             for (_, data) in events {
@@ -761,6 +776,14 @@ impl App {
             changed = true;
         }
         if changed {
+            if live.row.rated && live.rating_change.is_none() && live.outcome().is_some() {
+                // Another process ended the game and rated it before announcing it.
+                live.rating_change = self
+                    .store
+                    .rating_change(&live.row.id)
+                    .await
+                    .map_err(ApiError::unavailable)?;
+            }
             let _ = h.tx.send(live.version());
         }
         Ok(())
@@ -847,6 +870,7 @@ impl App {
                 to_move: color_word(game.turn()).to_string(),
                 ..Default::default()
             },
+            rated: new.rated,
         };
         let clock = new.clock.map(|c| (c.initial_ms, c.increment_ms));
         self.store
@@ -909,6 +933,13 @@ impl App {
             if let Err(e) = live.apply(ev) {
                 log(&format!("game {}: {e}", live.row.id));
             }
+        }
+        if finishes && live.row.rated && live.rating_change.is_none() {
+            crate::ratings::die_here_if_asked();
+            // Rated now, before anyone hears of the end; a crash before this is made good at
+            // the next start (`ratings::settle_pending`), and never twice.
+            let ending = crate::ratings::ending_of(live);
+            live.rating_change = crate::ratings::settle(self, ending).await;
         }
         self.cluster
             .announce(&live.row.id, first + events.len() as i64 - 1);

@@ -18,6 +18,7 @@ pub mod limits;
 pub mod metrics;
 mod pages;
 pub mod profiles;
+pub mod ratings;
 pub mod record;
 pub mod seats;
 pub mod serve;
@@ -164,6 +165,12 @@ pub fn router(app: Arc<app::App>) -> Router {
         .route("/api/users/{name}", get(profiles::user))
         .route("/api/users/{name}/games", get(profiles::user_games))
         .route("/api/users/{name}/games.pgn", get(profiles::user_pgn))
+        .route(
+            "/api/users/{name}/rating-history",
+            get(ratings::rating_history),
+        )
+        .route("/api/leaderboard/{variant}", get(ratings::leaderboard))
+        .route("/api/bots", get(ratings::bots))
         .route("/api", any(api::api_not_found))
         .route("/api/", any(api::api_not_found))
         .route("/api/{*rest}", any(api::api_not_found))
@@ -174,6 +181,8 @@ pub fn router(app: Arc<app::App>) -> Router {
         .route("/account", get(pages::account))
         .route("/my-games", get(pages::my_games))
         .route("/@/{name}", get(pages::profile))
+        .route("/leaderboard", get(pages::leaderboard))
+        .route("/leaderboard/{variant}", get(pages::leaderboard))
         .route("/", get(pages::home))
         .route("/game/{id}", get(pages::game))
         .route("/analysis", get(pages::analysis))
@@ -305,17 +314,23 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
         .local_addr()
         .map_err(|e| format!("cannot read the address listened on: {e}"))?;
     app.resume_engines().await;
+    // Rated games whose end was stored but not rated (the process died in between).
+    ratings::settle_pending(&app).await;
     let router = router(app.clone());
     let sweeper = Arc::downgrade(&app);
     tokio::spawn(async move {
         // Every few seconds: finished games and games nobody watches leave memory (the
         // database keeps them). Often, because a busy server finishes hundreds of games a
         // minute and each holds its whole history.
-        loop {
+        for tick in 1u64.. {
             tokio::time::sleep(std::time::Duration::from_secs(5)).await;
             let Some(app) = sweeper.upgrade() else { return };
             app.evict_idle(app::IDLE_EVICTION);
             app.limits.sweep();
+            if tick % 12 == 0 {
+                // Once a minute: a game whose rating failed with the database is rated.
+                ratings::settle_pending(&app).await;
+            }
         }
     });
     let limits = serve::ConnectionLimits {

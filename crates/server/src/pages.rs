@@ -185,6 +185,11 @@ pub async fn profile(Path(_name): Path<String>) -> Response {
     page("profile.html")
 }
 
+/// `/leaderboard` and `/leaderboard/{variant}`: the leaderboards (issue 33).
+pub async fn leaderboard() -> Response {
+    page("leaderboard.html")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

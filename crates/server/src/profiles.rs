@@ -167,6 +167,7 @@ pub fn game_json(l: &Listed, color: Option<&str>) -> Value {
         "created_at": r.created_at,
         "updated_at": r.updated_at,
         "finished": r.finished,
+        "rated": r.rated,
         "turns": s.turns,
         "to_move": if s.to_move.is_empty() { Value::Null } else { json!(s.to_move) },
         "result": s.result,
@@ -290,7 +291,7 @@ fn color_of(owners: &[Option<String>; 2], account: &str) -> Option<&'static str>
     }
 }
 
-async fn find_user(app: &App, name: &str) -> Result<(String, String, i64), ApiError> {
+pub(crate) async fn find_user(app: &App, name: &str) -> Result<(String, String, i64), ApiError> {
     app.store
         .profile(name)
         .await
@@ -352,6 +353,7 @@ pub async fn user(
             "created_at": created_at,
             "counts": counts,
             "playing": playing,
+            "ratings": crate::ratings::user_ratings(&app, &id).await?,
         }))
         .into_response(),
     ))

@@ -234,6 +234,7 @@ pub async fn import(
             seating: Seating::All,
             owners: [None, None],
             client,
+            rated: false,
         })
         .await?;
     let id = made.id.clone();

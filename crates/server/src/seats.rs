@@ -184,6 +184,7 @@ async fn take(app: &Arc<App>, session: &Session, code: &str) -> Result<(Taken, S
     if code.len() > 128 {
         return Ok((Taken::Unknown, String::new()));
     }
+    crate::ratings::check_rated_invite(app, session, &token_hash(code)).await?;
     let owner = accounts::owner(app, session).await?;
     let token = random_hex()?;
     let taken = app

@@ -85,6 +85,8 @@ const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
     ("games", "termination", "TEXT"),
     ("games", "sentence", "TEXT"),
     ("games", "winner", "TEXT"),
+    // Rated games (issue 33): rated at their end (`ratings.rs`).
+    ("games", "rated", "INTEGER NOT NULL DEFAULT 0"),
 ];
 
 /// What lists show of a game, as it stands after an append.
@@ -129,6 +131,8 @@ pub struct GameRow {
     pub finished: bool,
     /// What lists show of it (turns, result), as of its last event.
     pub summary: Summary,
+    /// Whether the game is rated (issue 33): its players' ratings change at its end.
+    pub rated: bool,
 }
 
 /// Why events could not be appended.
@@ -210,11 +214,12 @@ macro_rules! both {
 /// prepared statements keep the column count they were made with, and a column added by a
 /// migration would not be in it).
 pub const GAME_COLUMNS: &str = "id, variant, rules, start_fen, white, black, created_at, \
-updated_at, finished, turns, to_move, result, termination, sentence, winner";
+updated_at, finished, turns, to_move, result, termination, sentence, winner, rated";
 
 /// The same, each prefixed by `g.` (a query joining `games g` with other tables).
 pub const G_GAME_COLUMNS: &str = "g.id, g.variant, g.rules, g.start_fen, g.white, g.black, \
-g.created_at, g.updated_at, g.finished, g.turns, g.to_move, g.result, g.termination, g.sentence, g.winner";
+g.created_at, g.updated_at, g.finished, g.turns, g.to_move, g.result, g.termination, g.sentence, g.winner, \
+g.rated";
 
 /// Reads a [`GameRow`] from a row holding [`GAME_COLUMNS`].
 #[macro_export]
@@ -243,6 +248,7 @@ macro_rules! game_row {
                     sentence: $r.try_get("sentence")?,
                     winner: $r.try_get("winner")?,
                 },
+                rated: $r.try_get::<i32, _>("rated")? != 0,
             })
         })()
     };
@@ -363,7 +369,7 @@ impl Store {
                 }
             }
         }
-        Ok(())
+        crate::ratings::migrate(self).await
     }
 
     /// The SQL text for this database (`?` placeholders become `$n` on PostgreSQL).
@@ -412,8 +418,8 @@ impl Store {
         let insert_clock =
             self.sql("INSERT INTO clocks (game_id, initial_ms, increment_ms) VALUES (?, ?, ?)");
         let insert_game = self.sql(
-            "INSERT INTO games (id, variant, rules, start_fen, white, black, created_at, updated_at, finished, to_move)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO games (id, variant, rules, start_fen, white, black, created_at, updated_at, finished, to_move, rated)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         );
         let insert_seat =
             self.sql("INSERT INTO seats (token_hash, game_id, seat) VALUES (?, ?, ?)");
@@ -422,7 +428,7 @@ impl Store {
             sqlx::query(&insert_game)
                 .bind(&g.id).bind(&g.variant).bind(&g.rules).bind(&g.start_fen)
                 .bind(&g.white).bind(&g.black).bind(g.created_at).bind(g.updated_at).bind(g.finished)
-                .bind(&g.summary.to_move)
+                .bind(&g.summary.to_move).bind(i32::from(g.rated))
                 .execute(&mut *tx).await.map_err(db_err)?;
             if let Some(e) = injected_fault() {
                 return Err(e);

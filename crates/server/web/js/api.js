@@ -138,9 +138,25 @@ function fillAccount(a) {
     : `<a id="login-link" href="${esc(loginUrl())}">Log in</a>`;
 }
 
+/** Why a rating is provisional, for the "?" tooltip. */
+export const PROVISIONAL_HELP = 'Provisional: the rating deviation (RD) is 110 or more, so the rating is still uncertain; it settles after more rated games.';
+
+/** A rating as pages show it: rounded, with "?" while provisional (RD ≥ 110) and a tooltip saying why. */
+export function ratingHtml(rating, rd, provisional) {
+  const shown = `${Math.round(rating)}${provisional ? '?' : ''}`;
+  const title = provisional ? `${PROVISIONAL_HELP} RD ${Math.round(rd)}.` : `Rating ${Math.round(rating)}, deviation (RD) ${Math.round(rd)}.`;
+  return `<span class="rating${provisional ? ' provisional' : ''}" title="${esc(title)}">${esc(shown)}</span>`;
+}
+
+/** A rating change with its sign: "+12", "−12", "±0". */
+export function signed(diff) {
+  const d = Math.round(diff);
+  return d > 0 ? `+${d}` : d < 0 ? `−${-d}` : '±0';
+}
+
 /** The page header's markup, the same on every page (the account corner fills in when known). */
 export function header(active) {
   const link = (href, text, key) => `<a href="${href}"${active === key ? ' aria-current="page"' : ''}>${text}</a>`;
   account().then(fillAccount);
-  return `<a class="brand" href="/">Menagerie</a><nav>${link('/', 'Play', 'home')}${link('/games', 'Games', 'games')}${link('/my-games', 'My games', 'my-games')}${link('/analysis', 'Analysis', 'analysis')}</nav><span class="account-nav" id="account-nav"></span>`;
+  return `<a class="brand" href="/">Menagerie</a><nav>${link('/', 'Play', 'home')}${link('/games', 'Games', 'games')}${link('/my-games', 'My games', 'my-games')}${link('/analysis', 'Analysis', 'analysis')}${link('/leaderboard', 'Leaderboard', 'leaderboard')}</nav><span class="account-nav" id="account-nav"></span>`;
 }

@@ -1,7 +1,7 @@
 // The game page: board, clocks, move list with navigation, result banner, the players'
 // buttons, the friend link, the record; live by websocket with catch-up by version.
 
-import { api, ApiError, localGame, saveLocalGame, variants, variantName, esc, header } from './api.js';
+import { api, ApiError, localGame, saveLocalGame, variants, variantName, esc, header, ratingHtml, signed } from './api.js';
 import { Board } from './board.js';
 import { setPieceTables, legendElement, renderLegend, longPressNames } from './legend.js';
 import { offBoardElement, renderOffBoard } from './offboard.js';
@@ -121,6 +121,7 @@ app.innerHTML = `
         <label for="friend-link">Send this invitation to your friend (the first to open it takes the seat):</label>
         <div class="row"><input id="friend-link" readonly><button type="button" id="copy-friend">Copy</button></div>
       </div>
+      <p class="muted" id="rated-note" hidden>Rated game: its result changes both players' ratings.</p>
       <p class="links"><a id="record-link" href="#">Download the record</a> · <a id="rules-link" href="#" target="_blank" rel="noopener">Rules</a></p>
     </aside>
   </div>`;
@@ -455,6 +456,27 @@ function outcomeText(o) {
   return { head: `${who}${o.result ? ` (${o.result})` : ''}`, body: `${rule}${pts}` };
 }
 
+/** A rated game's end: each player's change and new rating (provisional "?" explained), or why it changed nothing. */
+function ratingChangeHtml() {
+  const rc = state.rating_change;
+  if (rc) {
+    const side = (c) => {
+      const r = rc[c];
+      if (!r) return '';
+      const cls = r.diff > 0 ? 'up' : r.diff < 0 ? 'down' : '';
+      return `<span class="rating-change" data-color="${c}">${esc(playerLabel(c))}: <span class="diff ${cls}">${esc(signed(r.diff))}</span> → ${ratingHtml(r.after, r.rd, r.provisional)}</span>`;
+    };
+    return `<span id="rating-change">${side('white')}${side('black')}</span>`;
+  }
+  if (state.rated && state.unrated_because) {
+    let why = String(state.unrated_because);
+    why = why.charAt(0).toUpperCase() + why.slice(1);
+    return `<span class="rating-change" id="unrated-note">No rating changed: ${esc(why)}.</span>`;
+  }
+  if (state.rated) return '<span class="rating-change" id="rating-pending">Rated game: the ratings change shortly.</span>';
+  return '';
+}
+
 function render() {
   if (!state) return;
   document.title = `${variantName(variantList, state.variant)} — Menagerie`;
@@ -481,11 +503,12 @@ function render() {
   renderLegend(legend, live ? state.board : viewBoard, state.variant);
   renderPlayers();
   renderMoves();
+  $('#rated-note').hidden = !state.rated || !!state.outcome;
   const banner = $('#banner');
   if (state.outcome) {
     const t = outcomeText(state.outcome);
     banner.hidden = false;
-    banner.innerHTML = `<strong id="banner-head">${esc(t.head)}</strong><span id="banner-rule">${esc(t.body)}</span>`;
+    banner.innerHTML = `<strong id="banner-head">${esc(t.head)}</strong><span id="banner-rule">${esc(t.body)}</span>${ratingChangeHtml()}`;
   } else banner.hidden = true;
   const status = $('#status');
   if (state.outcome && !live) status.textContent = `The game is over. Showing the position after turn ${viewPly} of ${state.moves.length}.`;

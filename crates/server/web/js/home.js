@@ -1,7 +1,7 @@
 // Home page: pick a game (with a picture of its start position), an opponent, a colour,
 // the rule options and an optional clock, then start.
 
-import { api, variants, saveLocalGame, esc, header } from './api.js';
+import { api, variants, saveLocalGame, esc, header, account, PROVISIONAL_HELP } from './api.js';
 import { Board } from './board.js';
 import { snapshotFromFen } from './snapshot.js';
 
@@ -68,9 +68,11 @@ async function main() {
       <p class="chosen-about" id="chosen-about"></p>
       <fieldset><legend>Opponent</legend>
         <label><input type="radio" name="opponent" value="engine" checked> the engine, level
-          <select name="level" id="level">${[1, 2, 3, 4, 5, 6, 7, 8].map((l) => `<option${l === 3 ? ' selected' : ''}>${l}</option>`).join('')}</select></label>
+          <select name="level" id="level">${[1, 2, 3, 4, 5, 6, 7, 8].map((l) => `<option value="${l}"${l === 3 ? ' selected' : ''}>${l}</option>`).join('')}</select></label>
         <label><input type="radio" name="opponent" value="friend"> a friend, by link</label>
         <label><input type="radio" name="opponent" value="local"> two players at one screen</label>
+        <label id="rated-choice" hidden><input type="checkbox" name="rated" id="rated"> rated: the result changes both players' ratings in this game <span id="my-rating"></span></label>
+        <p class="muted" id="rated-login" hidden>Log in to play rated games.</p>
       </fieldset>
       <fieldset><legend>Your colour</legend>
         <label><input type="radio" name="color" value="white" checked> White</label>
@@ -112,7 +114,45 @@ async function main() {
     const ro = app.querySelector('#rule-options');
     const opts = v ? options(v) : [];
     ro.innerHTML = `<legend>Rule options</legend>${opts.length ? opts.map(optionInput).join('') : '<p class="muted">This game has no rule options.</p>'}`;
+    showRatings();
   };
+  // Each level's rating in the chosen game (bots are rated players), and the player's own.
+  let bots = [];
+  let mine = {};
+  const rated = (r) => (r ? `${Math.round(r.rating)}${r.provisional ? '?' : ''}` : '');
+  const showRatings = () => {
+    for (const o of app.querySelectorAll('#level option')) {
+      const b = bots.find((x) => String(x.level) === o.value);
+      const r = b && b.ratings && b.ratings[chosen];
+      o.textContent = r ? `${o.value} (rated ${rated(r)})` : o.value;
+      o.title = r && r.provisional ? PROVISIONAL_HELP : '';
+    }
+    const me = app.querySelector('#my-rating');
+    const r = mine[chosen];
+    me.textContent = r ? `(your rating here: ${rated(r)})` : '';
+    me.title = r && r.provisional ? PROVISIONAL_HELP : '';
+  };
+  api('GET', '/api/bots')
+    .then((b) => {
+      bots = b.bots || [];
+      showRatings();
+    })
+    .catch(() => {});
+  account().then(async (a) => {
+    const choice = app.querySelector('#rated-choice');
+    if (!a || !a.name) {
+      app.querySelector('#rated-login').hidden = false;
+      return;
+    }
+    choice.hidden = false;
+    try {
+      const u = await api('GET', `/api/users/${encodeURIComponent(a.name)}`);
+      mine = u.ratings || {};
+    } catch {
+      mine = {};
+    }
+    showRatings();
+  });
   for (const card of app.querySelectorAll('.variant-card')) {
     card.addEventListener('click', () => {
       // a position string belongs to its game
@@ -156,6 +196,8 @@ async function main() {
     // the creator takes its own seat only (issue 29): no key to the other seat or the umpire's;
     // at one screen both seats are this browser's
     if (opponent !== 'local') body.as = color;
+    // rated: against the engine or a friend with an account, never at one screen
+    if (f.rated && f.rated.checked && opponent !== 'local') body.rated = true;
     if (opponent === 'engine') body[color === 'white' ? 'black' : 'white'] = `engine:${f.level.value}`;
     if (f.clock.checked) {
       body.clock = { initial_ms: Math.round(Number(f.minutes.value) * 60000), increment_ms: Math.round(Number(f.increment.value) * 1000) };
