@@ -1843,9 +1843,18 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             .max(singular);
             let new_depth = depth - 1 + extension;
             // An idle root move is searched against a window raised by its margin and
-            // scored that much lower, so it wins only by more than the margin.
+            // scored that much lower, so it wins only by more than the margin. Not once a
+            // forced win bounds the window: raised past the win scores, the window would
+            // cut the child off by mate distance alone and score the idle move a win in
+            // one ply, so it would be played instead of the mate (a won Imperial game went
+            // back and forth to a repetition so, issue 36); a win is compared exactly.
             let idle = if ply == 0 && !self.root_idle.is_empty() {
-                self.idle_margin(mv)
+                let margin = self.idle_margin(mv);
+                if alpha.saturating_add(margin) > WIN_BOUND {
+                    0
+                } else {
+                    margin
+                }
             } else {
                 0
             };

@@ -341,6 +341,28 @@ mod tests {
     }
 
     #[test]
+    fn an_idle_root_move_never_outscores_a_forced_win() {
+        // Every move wins in three plies (the toy ends there, and White makes the last
+        // move). Idle moves searched after the first win must keep that score: with their
+        // window raised past the win scores they came back as a win in one ply and were
+        // played instead of the mate.
+        let root = Toy::new(3, 3, false);
+        let mut s = searcher();
+        let r = s.search(&root, &[], &Limits::depth(3), |_| {});
+        let (first, score) = (r.best, r.last.score);
+        assert_eq!(score, crate::Score::WinIn(3));
+        let idle: Vec<(u8, i32)> = (0..3)
+            .filter(|&m| Some(m) != first)
+            .map(|m| (m, 30))
+            .collect();
+        s.clear();
+        s.set_idle_moves(idle);
+        let r = s.search(&root, &[], &Limits::depth(3), |_| {});
+        assert_eq!(r.last.score, crate::Score::WinIn(3));
+        assert_eq!(r.best, first);
+    }
+
+    #[test]
     fn a_repetition_scores_the_draw_less_the_contempt() {
         let root = Toy::new(20, 3, false);
         let mut child = root;

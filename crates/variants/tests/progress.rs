@@ -146,6 +146,39 @@ const VYRT_GAME_14: &[&str] = &[
     "A3-A4", "G4-G3", "A4-A8", "F2-F3", "A8-A3", "G3-H4",
 ];
 
+/// Little Cheops Imperial, study of 2026-11-28 (20,000 nodes), game 1: its 300 plies, then
+/// 111 more played by the engine of that day at 20,000 nodes (the game went on to a
+/// repetition at ply 413). Black, a Queen, a Tower and two Ministers up against a King and
+/// Civilians, has a mate in three (Q j8-m8) but played Q j8-j3, straight back: its search
+/// scored the idle step a win in one ply (issue 36).
+const IMPERIAL_GAME_1_CONTINUED: &str = "
+    c3c12 k11j11 k3k10 i11h10 k10m10 j11g11 f1g3 g11m11 m10h10 m11m1 h10h13 g13h13 k1l3 m1j1
+    i1j1 d13c12 g3a9 c13d11 l1k3 d11e9 d4c3 c11c6 a9c7 e9f7 i3h4 c6d6 k3j5 b13c11 h4h5 d6m6
+    h5g6 m6m7 g6g7 f7g9 g7h6 m7d7 c3d3 c11e10 h6g7 k12k11 j5h6 c12c11 l3k5 j13k12 g7g8 g9i10
+    k5i6 k11k10 g8f9 e10g11 f9g10 j12j11 g10g11 h12g11 c7b5 d7b7 g2g3 b7b10 b5d7 b12b11 d7a4
+    f13g13 h1b7 k13f8 h6g8 k10k9 b7b8 f8k13 d3c3 b10a10 e1f1 i13h12 g1g2 e11f10 g8h6 f10g9 e3e4
+    g9f8 b8b5 i10j8 i6j8 k9j8 b5m5 a10a8 m5e5 g11g10 e5a9 a8d8 d1e1 f12f11 a9b8 d8d9 f2f3 d9g9
+    g2f2 g9h9 h6j7 h9e9 b8f4 e9e8 j7i5 d10e9 a4c6 e8a8 c6a8 g13a7 e2e3 a7a8 f4j8 g10g9 e4e5
+    g9g8 f1g2 g8g7 f3f4 b11b10 f4f5 b10b9 i5g6 k12k11 f5f6 f8f7 j8a8 b9a8 e5f5 f7f6 g3g4 a8a7
+    g6i5 a7a6 i5h7 k13e7 b2b3 a6a5 f2e2 e13f12 g2f3 a13g13 e1f2 f11f10 h2h3 c11d10 f5f6 g7f6
+    f3f4 g13b13 h3h4 l13k12 f4f5 b13b6 g4g5 k12m10 f2f3 f6g5 h7g5 b6b5 f5g6 m10l11 g6h6 e7f8
+    h6i7 m13i13 c3d3 f10f9 c2c3 b5b7 i7h8 f8g7 h8g9 f9f8 g5e6 g7f6 e6f8 f6h4 f8g10 h12g11
+    g10i11 h13h12 i2i3 h4j6 i11g10 h12g13 g9f9 l11h7 f9f8 g11g10 m2m3 j6i5 f8e8 h7f5 j1i1 f5g6
+    e8d8 g6k2 d3c4 d10d9 b1i8 g10h11 i1j1 k2i4 d8d9 i4d9 i8m12 k11k10 b3b4 a5a4 e2d3 b7m7
+    m12k10 j11k10 b4b5 k10k9 f3e4 g13h12 c4d5 i5f2 d3d4 d9c8 j1k2 m7k7 k2k3 c8g4 b5b6 l12l11
+    a1b1 k9k8 b6b7 g4d1 b1b4 k7e7 b7b8 k8k7 b8b9 a12a11 e4e5 e7g7 e5f6 g7g3 d4e5 k7k6 b4f4 f2g1
+    f6e6 f12f11 e5d4 d1c2 f4f6 k6k5 k3k4 g3g4 d5e4 g4g5 c3c4 l11l10 f6k6 i13b13 k6k5 g5k5 k4k5
+    b13b9 d4e5 b9b1 c1a3 b1d1 a3b4 g1h2 e4f4 d1l1 b4e7 a11a10 k5l4 l1l2 e7j12 l2j2 l4k3 j2m2
+    j12l10 h2i3 k3j3 i3g1 l10i7 m2d2 e3e4 c2b1 a2a3 d12d11 f4f3 d2d3 i7g9 e9f8 e5f6 d3a3 e6d5
+    a3d3 g9j12 a4a3 d5c5 g1c5 e4e5 a3a2 j4i3 a2a1=Q f3e4 a1a6 e5e6 d3f3 e4f5 b1d3 f6g7 a6e6
+    f5g6 e6h9 g6h7 h9f7 g7h6 f7j3 m3m4 j3j4 h6i7 j10i10 j12k13 j4k5 i7h6 c5e3 h6i6 k5k13 i6j5
+    d3c4 h7i6 k13m11 i3j4 m11m4 j5i5 f3f5 i5i4 c4f1 i4h4 f1c4 h4i4 m4k2 j4j3 k2i2 i4j4 i2i5
+    j4k4 i5k7 k4l4 f5j5 i6i5 k7k5 l4l3 k5k1 j3k2 e3g1 i5j4 c4g8 l3k3 j5k5 j4k4 g8j5 k3l3 g1j4
+    k2l2 j4g1 l2k2 i10i11 l3k3 g1i3 k3l4 i3j4 k2k3 j4i3 k3k2 k1l2 k2l3 j5k6 k4l5 k6j5 l5k4 i3j4
+    l4m4 j4i3 m4l4 h12->h11 k4l5 k5k4 l4m5 l2m3 l3m4 i3k5 m5m6 j5k6 m4m5 k6j5 m5m4 m3g3 l5l6
+    j5k6 l6k7 f11g10 m4l4 a10a9 l4m4 g3j3 k7l6 j3j9 l6l7 j9j3 l7l6 j3j8 m4l5
+";
+
 /// The game `variant` after `moves` (canonical texts).
 fn replay(variant: &str, moves: &[&str]) -> Box<dyn AnyGame> {
     let mut g = find(variant)
@@ -307,4 +340,29 @@ fn a_repetition_scores_as_the_draw_it_leads_to_in_every_game() {
         ),
         draw
     );
+}
+
+#[test]
+fn imperial_mates_instead_of_stepping_back_when_far_ahead() {
+    let moves: Vec<&str> = IMPERIAL_GAME_1_CONTINUED.split_whitespace().collect();
+    assert_eq!(moves.len(), 411);
+    let mut g = replay("little-cheops-imperial", &moves);
+    assert_eq!(g.turn(), Color::Black);
+    // Q j8-j3 would be a step straight back (and the third time of the position after it).
+    assert_eq!(
+        idle::<CheopsPosition, _>(&*g, &CheopsEval::default()),
+        ["j8j3"]
+    );
+    let mut engine = Engine::new(16);
+    let report = engine.search(&*g, &Limits::nodes(20_000), None, &mut |_| {});
+    assert_eq!(report.best.as_deref(), Some("j8m8"));
+    assert_eq!(report.info.score, Score::WinIn(5));
+    // Played out by the engine on both sides, the game ends in that mate.
+    for _ in 0..5 {
+        let mv = engine_move(&*g, 20_000);
+        g.push(&mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+    }
+    let outcome = g.outcome().expect("the game is over");
+    assert_eq!(outcome.winner, Some(Color::Black));
+    assert_eq!(outcome.termination, menagerie_core::Termination::Checkmate);
 }
