@@ -422,6 +422,7 @@ function renderAbsence() {
     if (!box.hidden) {
       box.hidden = true;
       box.innerHTML = '';
+      delete box.dataset.mode;
     }
     return;
   }

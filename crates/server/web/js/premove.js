@@ -1,8 +1,10 @@
-// Premoves: on the opponent's turn a player may queue one turn by pointing (a piece of its
-// own, then a square; or a drag). When its turn comes the queued turn is played at once if it
-// is legal then (the strongest promotion first), and dropped otherwise; a right-click or
-// Escape cancels it. Never in Little Cheops Imperial, where whether a turn is legal may depend
-// on what the player cannot see.
+// Premoves: on the opponent's turn a player may queue one turn by pointing at its squares,
+// as it would point on its own turn (a piece of its own, then a square; or a drag; and for the
+// turns of several parts, their further squares: a Cypher combined move, a hop chain, a
+// drop). When its turn comes the queued turn is played at once if it is legal then (the
+// strongest promotion first), and dropped otherwise; a right-click, Escape or pointing at the
+// last square again cancels it. Never in Little Cheops Imperial, where whether a turn is legal
+// may depend on what the player cannot see.
 
 import { matchClicks } from './turns.js';
 
@@ -28,6 +30,38 @@ export function preferred(turns) {
   return byStrength(turns)[0] || null;
 }
 
+/** The longest squares a premove keeps (the longest turn pointed at has fewer). */
+const MAX_SQUARES = 8;
+
+/** The squares of a premove in words: `e2 to e4`, `z1, a1, c1 then a0`. */
+function squaresText(clicks) {
+  if (clicks.length <= 2) return clicks.join(' to ');
+  return `${clicks.slice(0, -1).join(', ')} then ${clicks[clicks.length - 1]}`;
+}
+
+/**
+ * The turn a premove's squares enter among `legal`: the turn pointed at by all of them, else
+ * by the longest run of them that ends with the last and starts where `mayStart(square)` (a
+ * player who pointed again at a piece of its own meant a new premove); squares that begin
+ * exactly one legal turn enter that turn. Several turns on the same squares: the strongest promotion if
+ * they are promotions, else none (the player chooses on its own turn). Returns
+ * `{turn, squares}` or `{turn: null, ambiguous}`.
+ */
+export function premoveTurn(legal, clicks, mayStart = () => true) {
+  for (let i = 0; i < clicks.length; i++) {
+    if (i > 0 && !mayStart(clicks[i])) continue;
+    const squares = clicks.slice(i);
+    const m = matchClicks(legal || [], squares);
+    // squares that begin one turn only (a castling pointed at by its King alone) enter it
+    const complete = m.complete.length ? m.complete : m.candidates.length === 1 && squares.length >= 2 ? m.candidates : [];
+    if (!complete.length) continue;
+    const promotions = complete.every((t) => (t.parts || []).some((p) => p.promotion));
+    if (complete.length === 1 || promotions) return { turn: preferred(complete), squares };
+    return { turn: null, ambiguous: complete, squares };
+  }
+  return { turn: null };
+}
+
 /** The premove of a board. */
 export class Premove {
   /**
@@ -37,8 +71,7 @@ export class Premove {
   constructor(board, opts) {
     this.board = board;
     this.opts = opts;
-    this.from = null; // a picked piece, before the second square
-    this.queued = null; // `{from, to}`
+    this.clicks = []; // the squares pointed at so far
     const render = board.render.bind(board);
     board.render = () => {
       render();
@@ -54,7 +87,9 @@ export class Premove {
       const start = down;
       down = null;
       if (up && up !== start && this.isOwn(start)) {
-        this.queue(start, up);
+        // a drag: a piece of one's own to a square
+        if (this.clicks[this.clicks.length - 1] !== start) this.add(start, false);
+        this.add(up, true);
       } else if (up === start) {
         this.point(up);
       }
@@ -66,6 +101,16 @@ export class Premove {
     });
   }
 
+  /** The first square pointed at (kept for callers of the earlier two-square premove). */
+  get from() {
+    return this.clicks.length === 1 ? this.clicks[0] : null;
+  }
+
+  /** The queued squares, once there are two or more. */
+  get queued() {
+    return this.clicks.length >= 2 ? { from: this.clicks[0], to: this.clicks[this.clicks.length - 1], squares: [...this.clicks] } : null;
+  }
+
   isOwn(name) {
     const sq = this.board.snapshot && this.board.snapshot.squares.find((s) => s.name === name);
     return !!(sq && sq.piece && sq.piece.owner === this.opts.side());
@@ -73,35 +118,35 @@ export class Premove {
 
   /** A square pointed at on the opponent's turn. */
   point(name) {
-    if (this.from && name !== this.from) this.queue(this.from, name);
-    else if (this.from === name) this.cancel();
-    else if (this.isOwn(name)) {
-      this.queued = null;
-      this.from = name;
-      this.board.render();
-    } else this.cancel();
+    if (this.clicks.length && this.clicks[this.clicks.length - 1] === name) this.cancel();
+    else if (!this.clicks.length && this.board.snapshot && !this.isOwn(name) && this.pieceOn(name)) this.cancel();
+    else this.add(name, true);
   }
 
-  queue(from, to) {
-    this.from = null;
-    this.queued = { from, to };
+  pieceOn(name) {
+    const sq = this.board.snapshot && this.board.snapshot.squares.find((s) => s.name === name);
+    return !!(sq && sq.piece);
+  }
+
+  add(name, tell) {
+    this.clicks.push(name);
+    if (this.clicks.length > MAX_SQUARES) this.clicks.shift();
     this.board.render();
-    this.opts.say(`Premove ${from} to ${to}: played when your turn comes if it is legal then (right-click or Escape cancels).`);
+    if (!tell) return;
+    if (this.clicks.length >= 2) this.opts.say(`Premove ${squaresText(this.clicks)}: played when your turn comes if it is legal then (right-click or Escape cancels).`);
   }
 
   /** Drops the premove. */
   cancel() {
-    if (!this.from && !this.queued) return;
-    this.from = null;
-    this.queued = null;
+    if (!this.clicks.length) return;
+    this.clicks = [];
     this.board.render();
     this.opts.say('');
   }
 
   /** Marks the premove's squares on the freshly drawn board. */
   mark() {
-    const names = this.queued ? [this.queued.from, this.queued.to] : this.from ? [this.from] : [];
-    for (const n of names) {
+    for (const n of new Set(this.clicks)) {
       const g = this.board.svg.querySelector(`[data-square="${CSS.escape(n)}"]`);
       if (!g) continue;
       g.classList.add('premove');
@@ -115,23 +160,24 @@ export class Premove {
   }
 
   /**
-   * The player's turn has come with `legal` turns: plays the queued premove if one of them
-   * matches its squares; returns whether one was sent.
+   * The player's turn has come with `legal` turns: plays the queued premove if its squares
+   * enter one of them; returns whether one was sent.
    */
   onTurn(legal) {
-    const q = this.queued;
-    if (!q) return false;
-    this.queued = null;
-    this.from = null;
-    const m = matchClicks(legal || [], [q.from, q.to]);
-    const turn = preferred(m.complete);
-    if (!turn) {
+    const clicks = this.clicks;
+    if (!clicks.length) return false;
+    this.clicks = [];
+    const found = premoveTurn(legal, clicks, (sq) => this.isOwn(sq));
+    if (!found.turn) {
       this.board.render();
-      this.opts.say(`Premove ${q.from} to ${q.to} cancelled: it is not legal now.`);
+      // a single stray square pointed at is no premove worth a sentence
+      if (clicks.length < 2 && !found.ambiguous) return false;
+      const why = found.ambiguous ? `several turns use these squares (${found.ambiguous.map((t) => t.human).join(', ')}); choose one now` : 'it is not legal now';
+      this.opts.say(`Premove ${squaresText(clicks)} cancelled: ${why}.`);
       return false;
     }
     this.opts.say('');
-    this.opts.send(turn.canonical);
+    this.opts.send(found.turn.canonical);
     return true;
   }
 }
