@@ -263,16 +263,13 @@ async fn notifier(pool: PgPool, mut rx: mpsc::UnboundedReceiver<(&'static str, S
 }
 
 /// Every [`crate::presence::HEARTBEAT`]: tells the other processes which seats this one
-/// holds, and forgets the seats of processes that fell silent (their players left).
+/// holds (the sweeper of `lib.rs` forgets those of processes that fell silent).
 async fn heartbeat(app: std::sync::Weak<App>) {
     loop {
         tokio::time::sleep(crate::presence::HEARTBEAT).await;
         let Some(app) = app.upgrade() else { return };
         for payload in app.presence.heartbeat_payloads() {
             app.presence.notify(crate::presence::CHANNEL, payload);
-        }
-        for game in app.presence.sweep() {
-            app.presence_changed(&game).await;
         }
     }
 }

@@ -326,6 +326,10 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
             let Some(app) = sweeper.upgrade() else { return };
             app.evict_idle(app::IDLE_EVICTION);
             app.limits.sweep();
+            // Processes fallen silent leave their tables; old departures are forgotten.
+            for game in app.presence.sweep() {
+                app.presence_changed(&game).await;
+            }
         }
     });
     let limits = serve::ConnectionLimits {
