@@ -1065,7 +1065,10 @@ impl App {
         text: &str,
     ) -> Result<(), ApiError> {
         if let Some(o) = live.outcome() {
-            return Err(ApiError::conflict(format!("the game is over: {}", games::describe(&o))));
+            return Err(ApiError::conflict(format!(
+                "the game is over: {}",
+                games::describe(&o)
+            )));
         }
         if live.game.turn() != mover {
             return Err(ApiError::conflict(format!(

@@ -96,7 +96,13 @@ pub fn clean(text: &str) -> Result<String, ApiError> {
 }
 
 /// A stored message as the API writes it.
-fn message_json(room: Room, seq: i64, color: Option<&str>, name: Option<&str>, text: &str) -> Value {
+fn message_json(
+    room: Room,
+    seq: i64,
+    color: Option<&str>,
+    name: Option<&str>,
+    text: &str,
+) -> Value {
     json!({"seq": seq, "room": room.word(), "color": color, "name": name, "text": text})
 }
 

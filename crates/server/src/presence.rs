@@ -234,7 +234,8 @@ impl Presence {
         };
         match kind {
             "c" => {
-                let (Some(game), Some(color), Some(on)) = (parts.next(), parts.next(), parts.next())
+                let (Some(game), Some(color), Some(on)) =
+                    (parts.next(), parts.next(), parts.next())
                 else {
                     return Vec::new();
                 };
@@ -323,7 +324,10 @@ mod tests {
         let p = Presence::default();
         assert!(!p.seat("g", Color::White).connected);
         assert!(p.open("g", Color::White));
-        assert!(!p.open("g", Color::White), "a second socket changes nothing");
+        assert!(
+            !p.open("g", Color::White),
+            "a second socket changes nothing"
+        );
         assert!(!p.close("g", Color::White));
         assert!(p.seat("g", Color::White).connected);
         assert!(p.close("g", Color::White));
