@@ -239,12 +239,12 @@ impl Presence {
                 else {
                     return Vec::new();
                 };
-                hear(&mut *inner, game, color, on == "1");
+                hear(&mut inner, game, color, on == "1");
             }
             "h" => {
                 for item in parts.next().unwrap_or("").split(',') {
                     if let Some((game, color)) = item.split_once(':') {
-                        hear(&mut *inner, game, color, true);
+                        hear(&mut inner, game, color, true);
                     }
                 }
             }
