@@ -408,8 +408,13 @@ impl Store {
         let q = self.query_text(
             "UPDATE accounts SET deleted = TRUE, name_key = NULL, password_hash = NULL, session_epoch = session_epoch + 1 WHERE id = ?",
         );
+        // Its chat messages stay, signed "deleted" (the name is free for someone else).
+        let chat = self.query_text("UPDATE chat SET name = 'deleted' WHERE person = ?");
         both!(self, p => {
-            sqlx::query(&q).bind(id).execute(p).await.map(|_| ()).map_err(db_err)
+            let mut tx = p.begin().await.map_err(db_err)?;
+            sqlx::query(&q).bind(id).execute(&mut *tx).await.map_err(db_err)?;
+            sqlx::query(&chat).bind(format!("a:{id}")).execute(&mut *tx).await.map_err(db_err)?;
+            tx.commit().await.map_err(db_err)
         })
     }
 }

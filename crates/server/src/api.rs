@@ -317,8 +317,88 @@ pub async fn play(
 
 fn over(live: &Live) -> Result<(), ApiError> {
     match live.outcome() {
-        Some(o) => Err(ApiError::conflict(format!("the game is over: {o}"))),
+        Some(o) => Err(ApiError::conflict(format!(
+            "the game is over: {}",
+            games::describe(&o)
+        ))),
         None => Ok(()),
+    }
+}
+
+/// `POST /api/games/{id}/abort`: a player ends the game before both players have moved;
+/// no result (`*`), termination `aborted`. The events `{"type":"abort","color"}` and `end`.
+pub async fn abort(
+    State(app): AppState,
+    Path(id): Path<String>,
+    session: Session,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let (me, h, token) = acting(&app, &headers, &session, &id).await?;
+    let mut live = h.live.lock().await;
+    over(&live)?;
+    if live.both_moved() {
+        return Err(ApiError::conflict(
+            "the game can no longer be aborted: both players have moved (resign or offer a draw instead)",
+        ));
+    }
+    let mut end = games::outcome_json(&games::external_outcome(
+        live.game.as_ref(),
+        games::ABORTED,
+        None,
+    ));
+    end["type"] = json!("end");
+    end["by"] = json!("abort");
+    let events = vec![json!({"type": "abort", "color": color_word(me)}), end];
+    app.commit(&h, &mut live, events).await?;
+    ok_state(&live, me, &token)
+}
+
+/// A claim on the opponent's absence (`win-on-absence`, `draw-on-absence`): refused unless
+/// the game is live between two people who both moved, the absent opponent is to move, and it
+/// has had no connection for the absence the server allows (30 s) during that turn.
+async fn claim_on_absence(
+    app: &Arc<App>,
+    h: &Arc<Handle>,
+    live: &mut Live,
+    me: Color,
+    win: bool,
+) -> Result<(), ApiError> {
+    if live.correspondence() {
+        return Err(ApiError::conflict(
+            "a claim on absence is for live games; a correspondence game waits for its days per turn",
+        ));
+    }
+    if matches!(live.player(me.other()), Player::Engine(_)) {
+        return Err(ApiError::conflict("the engine never leaves the table"));
+    }
+    if !live.both_moved() {
+        return Err(ApiError::conflict(
+            "a claim on absence needs both players to have moved; abort the game instead",
+        ));
+    }
+    if live.game.turn() == me {
+        return Err(ApiError::conflict(
+            "it is your turn: a claim on absence is made while the absent opponent is to move",
+        ));
+    }
+    app.refresh_presence(live);
+    let limit = live.absence_ms / 1000;
+    match live.absence(crate::store::now_ms()) {
+        None => Err(ApiError::conflict(format!(
+            "your opponent is at the table; a claim needs {limit} seconds without any connection on their turn"
+        ))),
+        Some((_, left)) if left > 0 => Err(ApiError::conflict(format!(
+            "your opponent has not been away for {limit} seconds on their turn yet; you may claim in {} s",
+            (left + 999) / 1000
+        ))),
+        Some(_) => {
+            let o = games::external_outcome(
+                live.game.as_ref(),
+                games::ABSENCE,
+                win.then_some(me),
+            );
+            app.end(h, live, o, "claim").await
+        }
     }
 }
 
@@ -426,8 +506,16 @@ pub async fn claim(
     let (me, h, token) = acting(&app, &headers, &session, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
-    let offered = games::claims(live.game.as_ref(), Viewer::Player(me));
     let wanted = b.claim.trim();
+    if let Some(win) = match wanted {
+        "win-on-absence" => Some(true),
+        "draw-on-absence" => Some(false),
+        _ => None,
+    } {
+        claim_on_absence(&app, &h, &mut live, me, win).await?;
+        return ok_state(&live, me, &token);
+    }
+    let offered = games::claims(live.game.as_ref(), Viewer::Player(me));
     let Some(found) = offered
         .iter()
         .find(|c| c.code.eq_ignore_ascii_case(wanted))
@@ -968,7 +1056,9 @@ pub async fn websocket(
         .max_message_size(MAX_BODY)
         .read_buffer_size(4096)
         .write_buffer_size(0)
-        .on_upgrade(move |socket| crate::ws::run(socket, h, viewer, token, since, meter, guard)))
+        .on_upgrade(move |socket| {
+            crate::ws::run(socket, app, h, viewer, token, since, meter, guard)
+        }))
 }
 
 /// `GET /api/rules/{variant}`: the players' guide in Markdown.

@@ -142,6 +142,15 @@ pub struct Live {
     pub rating_change: Option<crate::ratings::Settled>,
     /// The timer that ends the game when the running side's flag falls.
     flag_task: Option<tokio::task::AbortHandle>,
+    /// Whether White's and Black's players are at the table, as `presence.rs` last said.
+    pub presence: [crate::presence::SeatPresence; 2],
+    /// When the side to move's turn began (Unix ms; the load time for events stored
+    /// without a time).
+    pub turn_since: i64,
+    /// Who played each turn so far, in order (a takeback removes the last ones).
+    pub movers: Vec<Color>,
+    /// The absence after which the present player may claim (`--absence-seconds`).
+    pub absence_ms: i64,
 }
 
 impl Live {
@@ -169,6 +178,10 @@ impl Live {
                 self.game
                     .push(text)
                     .map_err(|e| format!("stored turn '{text}' cannot be replayed: {e}"))?;
+                if let Some(c) = color {
+                    self.movers.push(c);
+                }
+                self.turn_since = ev["at"].as_i64().unwrap_or_else(now_ms);
                 self.draw_offer = None;
                 self.takeback_request = None;
                 if let (Some(clock), Some(mover)) = (&mut self.clock, color) {
@@ -213,7 +226,9 @@ impl Live {
                 let plies = ev["plies"].as_u64().unwrap_or(0);
                 for _ in 0..plies {
                     self.game.pop();
+                    self.movers.pop();
                 }
+                self.turn_since = ev["at"].as_i64().unwrap_or_else(now_ms);
                 self.takeback_request = None;
                 self.draw_offer = None;
                 if let Some(clock) = &mut self.clock {
@@ -311,6 +326,58 @@ impl Live {
         }
     }
 
+    /// Whether both players have made a turn (then the game can no longer be aborted).
+    pub fn both_moved(&self) -> bool {
+        Color::BOTH.iter().all(|c| self.movers.contains(c))
+    }
+
+    /// Whether a player may abort the game now: it is not over and not both have moved.
+    pub fn abortable(&self) -> bool {
+        self.outcome().is_none() && !self.both_moved()
+    }
+
+    /// Whether the game is played by correspondence (days per turn), where nobody need stay
+    /// at the table. The lobby's `days_per_turn` (issue 32 item 4) answers this at merge;
+    /// until then every game is live.
+    pub fn correspondence(&self) -> bool {
+        false
+    }
+
+    /// Whether each side is at the table: a person with a socket open, an engine always.
+    pub fn connected(&self) -> [bool; 2] {
+        [0, 1].map(|i| matches!(self.players[i], Player::Engine(_)) || self.presence[i].connected)
+    }
+
+    /// The side to move when it is away in a live game between two people that both have
+    /// moved in, with the milliseconds until its opponent may claim (0: now). The absence
+    /// counts from the later of its departure and the start of its turn.
+    pub fn absence(&self, now: i64) -> Option<(Color, i64)> {
+        if self.outcome().is_some()
+            || !self.both_moved()
+            || self.correspondence()
+            || self.players != [Player::Human, Player::Human]
+        {
+            return None;
+        }
+        let mover = self.game.turn();
+        let p = self.presence[mover.index()];
+        if p.connected {
+            return None;
+        }
+        let since = p.gone_since.unwrap_or(self.turn_since).max(self.turn_since);
+        Some((mover, (since + self.absence_ms - now).max(0)))
+    }
+
+    /// The presence as the state and the `presence` message carry it:
+    /// `{"connected": {"white", "black"}, "absence": null | {"color", "claim_in_ms"}}`.
+    pub fn presence_json(&self) -> Value {
+        let [w, b] = self.connected();
+        let absence = self
+            .absence(now_ms())
+            .map(|(c, ms)| json!({"color": color_word(c), "claim_in_ms": ms}));
+        json!({"connected": {"white": w, "black": b}, "absence": absence})
+    }
+
     /// The seats as the page shows them: `{"white": {"player", "name", "taken"}, ...}`.
     pub fn seats_json(&self) -> Value {
         let one = |c: Color| {
@@ -343,6 +410,7 @@ impl Live {
         };
         let rules: BTreeMap<String, Value> =
             serde_json::from_str(&self.row.rules).unwrap_or_default();
+        let presence = self.presence_json();
         json!({
             "id": self.row.id,
             "variant": self.row.variant,
@@ -367,8 +435,21 @@ impl Live {
             "rated": self.row.rated,
             "rating_change": self.rating_change.as_ref().and_then(crate::ratings::Settled::change_json),
             "unrated_because": self.rating_change.as_ref().and_then(crate::ratings::Settled::unrated_because),
+            "abortable": self.abortable(),
+            "connected": presence["connected"],
+            "absence": presence["absence"],
         })
     }
+}
+
+/// What reaches a game's websockets besides its events (no version): a `presence` message
+/// for everyone, a `chat` message for its room. Each is the message's JSON text.
+#[derive(Clone, Debug)]
+pub enum Side {
+    /// `{"presence": ...}`.
+    Presence(Arc<str>),
+    /// `{"chat": ...}`, for the sockets of this room.
+    Chat(crate::chat::Room, Arc<str>),
 }
 
 /// One game's handle: its state behind a lock, and the channel announcing new versions.
@@ -377,6 +458,8 @@ pub struct Handle {
     pub live: Mutex<Live>,
     /// New versions, for the websockets.
     pub tx: broadcast::Sender<i64>,
+    /// Presence and chat messages, for the websockets.
+    pub side: broadcast::Sender<Side>,
     /// When a request last asked for this game (Unix milliseconds).
     touched: std::sync::atomic::AtomicI64,
 }
@@ -404,6 +487,8 @@ pub struct App {
     pub secure_cookies: bool,
     /// Announcements to the other processes and the seats looked up (`cluster.rs`).
     pub cluster: crate::cluster::Cluster,
+    /// Who is at which table (`presence.rs`).
+    pub presence: crate::presence::Presence,
 }
 
 /// SHA-256 of a token, in hex.
@@ -510,6 +595,7 @@ impl App {
             analysis_slots: Arc::new(Semaphore::new(engine_threads.max(1))),
             limits: Arc::new(crate::limits::Limits::default()),
             cluster: Default::default(),
+            presence: Default::default(),
         })
     }
 
@@ -517,6 +603,27 @@ impl App {
         let h = self.games.lock().ok()?.get(id).cloned()?;
         h.touched.store(now_ms(), Ordering::Relaxed);
         Some(h)
+    }
+
+    /// The game `id` if this process holds it in memory (nothing is read).
+    pub fn cached_handle(&self, id: &str) -> Option<Arc<Handle>> {
+        self.cached(id)
+    }
+
+    /// Reads the presence of both seats of the game in memory into it.
+    pub fn refresh_presence(&self, live: &mut Live) {
+        for c in Color::BOTH {
+            live.presence[c.index()] = self.presence.seat(&live.row.id, c);
+        }
+    }
+
+    /// The presence of game `id` changed: if this process holds it, its sockets are told.
+    pub async fn presence_changed(&self, id: &str) {
+        let Some(h) = self.cached(id) else { return };
+        let mut live = h.live.lock().await;
+        self.refresh_presence(&mut live);
+        let line = json!({"presence": live.presence_json()}).to_string();
+        let _ = h.side.send(Side::Presence(line.into()));
     }
 
     /// How many games are in memory.
@@ -634,7 +741,12 @@ impl App {
             rating_change: None,
             seats: Default::default(),
             umpire_key: false,
+            presence: Default::default(),
+            turn_since: now_ms(),
+            movers: Vec::new(),
+            absence_ms: self.presence.absence_ms(),
         };
+        self.refresh_presence(&mut live);
         let (seats, umpire_key) = self
             .store
             .seat_info(id)
@@ -683,9 +795,11 @@ impl App {
         .await
         .map_err(|_| ApiError::new(500, "replaying the game failed inside the server"))??;
         let (tx, _) = broadcast::channel(256);
+        let (side, _) = broadcast::channel(256);
         let handle = Arc::new(Handle {
             live: Mutex::new(live),
             tx,
+            side,
             touched: std::sync::atomic::AtomicI64::new(now_ms()),
         });
         let h = {
@@ -897,12 +1011,11 @@ impl App {
     ) -> Result<(), ApiError> {
         let first = live.version() + 1;
         let mut events = events;
-        if live.clock.is_some() {
-            // The clock is rebuilt from these times after a restart.
-            let now = now_ms();
-            for ev in &mut events {
-                ev["at"] = json!(now);
-            }
+        // The clock is rebuilt from these times after a restart, and an absence counts from
+        // the start of the absent side's turn.
+        let now = now_ms();
+        for ev in &mut events {
+            ev["at"] = json!(now);
         }
         let datas: Vec<String> = events.iter().map(|e| e.to_string()).collect();
         // The game as it stands after these events, for the lists.
@@ -983,7 +1096,10 @@ impl App {
         text: &str,
     ) -> Result<(), ApiError> {
         if let Some(o) = live.outcome() {
-            return Err(ApiError::conflict(format!("the game is over: {o}")));
+            return Err(ApiError::conflict(format!(
+                "the game is over: {}",
+                games::describe(&o)
+            )));
         }
         if live.game.turn() != mover {
             return Err(ApiError::conflict(format!(

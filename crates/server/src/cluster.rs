@@ -124,9 +124,20 @@ pub async fn start(app: &Arc<App>) -> Result<(), String> {
     let Store::Postgres(pool) = &app.store else {
         return Ok(());
     };
-    let Some(listener) = app.store.listener().await? else {
+    let Some(mut listener) = app.store.listener().await? else {
         return Ok(());
     };
+    // Who is at which table, and chat messages (issue 32 items 5, 6).
+    listener
+        .listen_all([crate::presence::CHANNEL, crate::chat::CHANNEL])
+        .await
+        .map_err(|e| format!("cannot listen on PostgreSQL: {e}"))?;
+    let (notices, queue) = mpsc::unbounded_channel();
+    if !app.presence.start_notices(notices) {
+        return Err("the presence notices of this server were started twice".into());
+    }
+    tokio::spawn(notifier(pool.clone(), queue));
+    tokio::spawn(heartbeat(Arc::downgrade(app)));
     let poll_now = Arc::new(Notify::new());
     let (tx, rx) = mpsc::unbounded_channel();
     if app.cluster.announce.set(tx).is_err() {
@@ -145,6 +156,15 @@ async fn listen(app: std::sync::Weak<App>, mut listener: PgListener, poll_now: A
         let got = listener.try_recv().await;
         let Some(app) = app.upgrade() else { return };
         match got {
+            Ok(Some(n)) if n.channel() == crate::presence::CHANNEL => {
+                for game in app.presence.notice(n.payload()) {
+                    let app = app.clone();
+                    tokio::spawn(async move { app.presence_changed(&game).await });
+                }
+            }
+            Ok(Some(n)) if n.channel() == crate::chat::CHANNEL => {
+                crate::chat::notice(&app, n.payload());
+            }
             Ok(Some(n)) => {
                 // `GAME:VERSION`; anything else is not ours (the poll would catch it anyway).
                 if let Some((id, Ok(last))) = n
@@ -209,6 +229,48 @@ async fn announcer(pool: PgPool, mut rx: mpsc::UnboundedReceiver<(String, i64)>)
     }
     if let Some(c) = conn {
         let _ = c.close().await;
+    }
+}
+
+/// Sends the presence and chat notices in order, one `NOTIFY` each, on its own connection
+/// (order matters: a seat's arrival must not overtake its departure).
+async fn notifier(pool: PgPool, mut rx: mpsc::UnboundedReceiver<(&'static str, String)>) {
+    let mut conn: Option<PgConnection> = None;
+    while let Some((channel, payload)) = rx.recv().await {
+        if conn.is_none() {
+            match PgConnection::connect_with(&pool.connect_options()).await {
+                Ok(c) => conn = Some(c),
+                Err(e) => {
+                    // The next heartbeat says again who is at which table.
+                    log(&format!(
+                        "cannot send a presence or chat notice: PostgreSQL refused a connection: {e}"
+                    ));
+                    continue;
+                }
+            }
+        }
+        let Some(c) = conn.as_mut() else { continue };
+        let sent = sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(channel)
+            .bind(&payload)
+            .execute(&mut *c)
+            .await;
+        if let Err(e) = sent {
+            log(&format!("cannot send a presence or chat notice: {e}"));
+            conn = None;
+        }
+    }
+}
+
+/// Every [`crate::presence::HEARTBEAT`]: tells the other processes which seats this one
+/// holds (the sweeper of `lib.rs` forgets those of processes that fell silent).
+async fn heartbeat(app: std::sync::Weak<App>) {
+    loop {
+        tokio::time::sleep(crate::presence::HEARTBEAT).await;
+        let Some(app) = app.upgrade() else { return };
+        for payload in app.presence.heartbeat_payloads() {
+            app.presence.notify(crate::presence::CHANNEL, payload);
+        }
     }
 }
 

@@ -350,20 +350,63 @@ pub fn off_board_json(view: &dyn AnyGame) -> Value {
     }
 }
 
+/// The termination code of an aborted game (issue 32 item 5): no result, unrated.
+pub const ABORTED: &str = "aborted";
+/// The termination code of a game won or drawn by claim when a player left the table.
+pub const ABSENCE: &str = "absence";
+
+/// Whether the game was aborted (it ended without a result).
+pub fn is_aborted(o: &Outcome) -> bool {
+    o.termination.code_str() == ABORTED
+}
+
+/// The result as a record writes it: `1-0`, `0-1`, `1/2-1/2`, or `*` for an aborted game.
+pub fn result_of(o: &Outcome) -> &'static str {
+    if is_aborted(o) {
+        "*"
+    } else {
+        o.result()
+    }
+}
+
+/// The ending in one sentence (with the points, where the game scores them).
+pub fn describe(o: &Outcome) -> String {
+    if is_aborted(o) {
+        "the game was aborted: no result".to_string()
+    } else {
+        o.to_string()
+    }
+}
+
 /// Contract 1's outcome JSON.
 pub fn outcome_json(o: &Outcome) -> Value {
     json!({
         "winner": o.winner.map(color_word),
         "code": o.termination.code(),
-        "sentence": o.to_string(),
+        "sentence": describe(o),
         "points": o.points.map(|p| json!({"white": p.white, "black": p.black})),
-        "result": o.result(),
+        "result": result_of(o),
     })
 }
 
 /// An ending from outside the board: `code` is `resignation`, `agreement`, `forfeit`, ...
 pub fn external_outcome(game: &dyn AnyGame, code: &str, winner: Option<Color>) -> Outcome {
     use menagerie_core::Termination;
+    match (code, winner) {
+        // No result and no points: the rules of the game never saw it.
+        (ABORTED, _) => {
+            return Outcome::draw(Termination::rule(ABORTED, "the game was aborted"));
+        }
+        (ABSENCE, Some(w)) => {
+            let sentence = format!("{} left the game", w.other());
+            return Outcome::win(w, Termination::rule(ABSENCE, &sentence));
+        }
+        (ABSENCE, None) => {
+            let sentence = "a player left the game and the other claimed a draw";
+            return Outcome::draw(Termination::rule(ABSENCE, sentence));
+        }
+        _ => {}
+    }
     let t = match code {
         "resignation" => Termination::Resignation,
         "agreement" => Termination::Agreement,

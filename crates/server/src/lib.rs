@@ -9,6 +9,7 @@ pub mod access;
 pub mod accounts;
 mod api;
 pub mod app;
+pub mod chat;
 pub mod clock;
 pub mod cluster;
 pub mod engine_pool;
@@ -17,6 +18,7 @@ pub mod guides;
 pub mod limits;
 pub mod metrics;
 mod pages;
+pub mod presence;
 pub mod profiles;
 pub mod ratings;
 pub mod record;
@@ -86,6 +88,10 @@ pub struct ServeArgs {
     /// How many connections one address may hold open at once (websockets included).
     #[arg(long, default_value_t = 256)]
     pub connections_per_address: usize,
+    /// Seconds a player must have had no connection on their own turn before the opponent
+    /// may claim the win or a draw (lichess's 30; tests shorten it).
+    #[arg(long, default_value_t = 30.0, value_parser = parse_seconds)]
+    pub absence_seconds: f64,
 }
 
 /// Reads a number of seconds from 0.01 to one day.
@@ -141,6 +147,8 @@ pub fn router(app: Arc<app::App>) -> Router {
         .route("/api/games/{id}/accept-draw", post(api::accept_draw))
         .route("/api/games/{id}/decline-draw", post(api::decline_draw))
         .route("/api/games/{id}/claim", post(api::claim))
+        .route("/api/games/{id}/abort", post(api::abort))
+        .route("/api/games/{id}/chat", get(chat::read).post(chat::write))
         .route("/api/games/{id}/takeback", post(api::takeback))
         .route("/api/games/{id}/rematch", post(api::rematch))
         .route("/api/games/{id}/record", get(api::get_record))
@@ -299,6 +307,8 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
     let app = app::App::with_public_url(store, threads, args.public_url.clone());
     app.sessions
         .delete_expired_every(std::time::Duration::from_secs(3600));
+    app.presence
+        .set_absence_ms((args.absence_seconds * 1000.0).round() as i64);
     app.limits.configure(
         args.games_per_minute,
         args.open_games,
@@ -330,6 +340,10 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
             if tick % 12 == 0 {
                 // Once a minute: a game whose rating failed with the database is rated.
                 ratings::settle_pending(&app).await;
+            }
+            // Processes fallen silent leave their tables; old departures are forgotten.
+            for game in app.presence.sweep() {
+                app.presence_changed(&game).await;
             }
         }
     });

@@ -186,6 +186,9 @@ pub fn game_json(l: &Listed, color: Option<&str>) -> Value {
             (_, false) => Value::Null,
             (Some(w), true) if w == c => json!("won"),
             (Some(_), true) => json!("lost"),
+            (None, true) if s.termination.as_deref() == Some(crate::games::ABORTED) => {
+                json!("aborted")
+            }
             (None, true) => json!("drawn"),
         };
     }
@@ -274,7 +277,9 @@ fn profile_filter(account: &str, q: &ListQuery) -> Result<(String, Vec<Bind>), A
             filter.push_str(" AND ((wo.account_id = ? AND g.winner = 'black') OR (bo.account_id = ? AND g.winner = 'white'))");
             binds.extend([a(), a()]);
         }
-        Some("drawn") => filter.push_str(" AND g.finished = TRUE AND g.winner IS NULL"),
+        Some("drawn") => filter.push_str(
+            " AND g.finished = TRUE AND g.winner IS NULL AND COALESCE(g.termination, '') <> 'aborted'",
+        ),
         Some(_) => return Err(ApiError::bad("result is won, drawn or lost")),
     }
     Ok((filter, binds))
@@ -331,7 +336,10 @@ pub async fn user(
             playing.push(game_json(l, color));
             continue;
         }
+        // An aborted game has no result: counted among the games only.
+        let aborted = l.row.summary.termination.as_deref() == Some(crate::games::ABORTED);
         match (&l.row.summary.winner, color) {
+            (None, _) if aborted => {}
             (None, _) => c[2] += 1,
             (Some(w), Some(me)) if w == me => c[1] += 1,
             (Some(_), Some(_)) => c[3] += 1,

@@ -59,7 +59,7 @@ pub fn write(live: &Live, viewer: Viewer, site: &str) -> String {
     let outcome = live.outcome();
     let full = viewer == Viewer::Umpire || outcome.is_some();
     let mut out = String::new();
-    let result = outcome.as_ref().map_or("*", |o| o.result());
+    let result = outcome.as_ref().map_or("*", games::result_of);
     tag(&mut out, "Event", "Menagerie game");
     tag(&mut out, "Site", &format!("{site}/game/{}", live.row.id));
     tag(&mut out, "Date", &pgn_date(live.row.created_at));

@@ -73,6 +73,20 @@ const MIGRATIONS: &[&str] = &[
         taken BOOLEAN NOT NULL DEFAULT FALSE
     )",
     "CREATE INDEX IF NOT EXISTS invites_game ON invites (game_id)",
+    // Chat (issue 32 item 6): each game's two rooms, numbered from 1 in each; `person` is
+    // who answers for a message (an account, a browser session or a seat), for the rate.
+    "CREATE TABLE IF NOT EXISTS chat (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        room TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        person TEXT NOT NULL,
+        color TEXT,
+        name TEXT,
+        text TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (game_id, room, seq)
+    )",
+    "CREATE INDEX IF NOT EXISTS chat_person ON chat (person, created_at)",
 ];
 
 /// Columns added to existing tables after their creation: `(table, column, type)`. Each is

@@ -1,7 +1,7 @@
 //! The websocket of a game: every event with its version, projected for the viewer, with
 //! catch-up from `since` and after any lag.
 
-use crate::app::Handle;
+use crate::app::{App, Handle, Side};
 use crate::games::Viewer;
 use crate::limits::{MessageMeter, SocketGuard};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
@@ -52,9 +52,48 @@ async fn messages(
     (out, version)
 }
 
-/// Serves one websocket until the client goes away.
+/// A player's socket counted at the table (`presence.rs`) while it lives: the opponent is
+/// told when the seat's first socket opens and when its last one closes.
+struct AtTable {
+    app: Arc<App>,
+    game: String,
+    seat: Option<menagerie_core::Color>,
+}
+
+impl AtTable {
+    fn new(app: Arc<App>, game: String, viewer: Viewer) -> AtTable {
+        let seat = match viewer {
+            Viewer::Player(c) => Some(c),
+            _ => None,
+        };
+        if let Some(c) = seat {
+            if app.presence.open(&game, c) {
+                let (app, game) = (app.clone(), game.clone());
+                tokio::spawn(async move { app.presence_changed(&game).await });
+            }
+        }
+        AtTable { app, game, seat }
+    }
+}
+
+impl Drop for AtTable {
+    fn drop(&mut self) {
+        if let Some(c) = self.seat {
+            if self.app.presence.close(&self.game, c) {
+                let (app, game) = (self.app.clone(), std::mem::take(&mut self.game));
+                tokio::spawn(async move { app.presence_changed(&game).await });
+            }
+        }
+    }
+}
+
+/// Serves one websocket until the client goes away. Besides the game's events (each with its
+/// version) it carries, without a version, `{"presence": ...}` when a player arrives or
+/// leaves and `{"chat": MESSAGE}` for the viewer's chat room.
+#[allow(clippy::too_many_arguments)]
 pub async fn run(
     socket: WebSocket,
+    app: Arc<App>,
     h: Arc<Handle>,
     viewer: Viewer,
     token: Option<String>,
@@ -64,6 +103,10 @@ pub async fn run(
 ) {
     let (mut sink, mut stream) = socket.split();
     let mut rx = h.tx.subscribe();
+    let mut side = h.side.subscribe();
+    let room = crate::chat::room_of(viewer);
+    let game_id = h.live.lock().await.row.id.clone();
+    let _at_table = AtTable::new(app, game_id, viewer);
     let (first, mut sent) = messages(&h, viewer, token.as_deref(), since).await;
     for m in first {
         if !send(&mut sink, Message::Text(m.to_string().into())).await {
@@ -78,6 +121,17 @@ pub async fn run(
                 if heard.elapsed() > 2 * PING_EVERY
                     || !send(&mut sink, Message::Ping(Default::default())).await
                 {
+                    return;
+                }
+            }
+            got = side.recv() => {
+                let line = match got {
+                    Ok(Side::Presence(line)) => line,
+                    Ok(Side::Chat(r, line)) if r == room => line,
+                    Ok(Side::Chat(..)) | Err(RecvError::Lagged(_)) => continue,
+                    Err(RecvError::Closed) => return,
+                };
+                if !send(&mut sink, Message::Text(line.to_string().into())).await {
                     return;
                 }
             }

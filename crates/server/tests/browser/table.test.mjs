@@ -221,36 +221,81 @@ test('premoves: queued on the opponent\'s turn, played when legal, cancelled by 
   await p.context().close();
 });
 
-test('premoves of every shape: a new piece replaces a queued premove; a Cypher turn of two parts', async () => {
-  // the chess page: pointing at another own piece after a queued premove starts a new one
-  const g = await create({ variant: 'chess', white: 'human', black: 'human' });
-  const b = await open(g.seats.black.url);
-  await clickSquare(b, 'e7');
-  await clickSquare(b, 'e5');
-  await clickSquare(b, 'd7');
-  await clickSquare(b, 'd5');
-  assert.equal(await b.textContent('#reason'), 'Premove d7 to d5: played when your turn comes if it is legal then (right-click or Escape cancels).');
-  await call(server.url, 'POST', `/api/games/${g.id}/move`, { move: 'e4' }, g.seats.white.token);
-  await waitForMoves(b, 2);
-  assert.deepEqual((await stateOf(b)).moves.map((m) => m.canonical), ['e2e4', 'd7d5']);
-  await b.context().close();
-
-  // Cypher: Black queues a turn of two parts (the Rook's move and the one it triggers) while
-  // White thinks; White's answer is itself a turn of two parts
-  const cy = await create({ variant: 'cypher', white: 'human', black: 'human' });
-  for (const [move, side] of [['d0-a0', 'white'], ['d10-a10', 'black']]) {
-    const r = await call(server.url, 'POST', `/api/games/${cy.id}/move`, { move }, cy.seats[side].token);
-    assert.equal(r.status, 200, JSON.stringify(r.data));
+test('the inspection chooser opens beside the board, not over the pieces, with one Cancel', async () => {
+  // White's King a1 beside Black's Civilian b2: pointing at b2 offers the inspection
+  const g = await create({ variant: 'little-cheops-imperial', fen: 'k11q/13/13/13/13/13/13/13/13/13/13/1c11/K5Q6 w - - 0 1 -', white: 'human', black: 'human' });
+  const p = await open(g.seats.white.url);
+  const st = await stateOf(p);
+  const inspect = st.legal.find((t) => t.kind === 'inspection');
+  assert.ok(inspect, 'an inspection is legal');
+  assert.deepEqual(inspect.parts.map((x) => x.to), ['b2']);
+  await clickSquare(p, 'b2');
+  await p.waitForSelector('.chooser');
+  const chooser = await p.locator('.chooser').boundingBox();
+  const boardBox = await p.locator('svg.board').boundingBox();
+  for (const sq of ['a1', 'b2']) {
+    const box = await p.locator(`svg.board [data-square="${sq}"]`).boundingBox();
+    const overlaps = chooser.x < box.x + box.width && box.x < chooser.x + chooser.width && chooser.y < box.y + box.height && box.y < chooser.y + chooser.height;
+    assert.ok(!overlaps, `the chooser is not over ${sq}`);
   }
-  const p = await open(cy.seats.black.url);
-  for (const sq of ['a10', 'a8', 'b9', 'b10']) await clickSquare(p, sq);
-  assert.equal(await p.locator('.hl-premove').count(), 4);
-  assert.equal(await p.textContent('#reason'), 'Premove a10 to a8, then b9, b10: played when your turn comes if it is legal then (right-click or Escape cancels).');
-  await call(server.url, 'POST', `/api/games/${cy.id}/move`, { move: 'a0-a2/d2-d0' }, cy.seats.white.token);
-  await waitForMoves(p, 4);
-  assert.deepEqual((await stateOf(p)).moves.map((m) => m.canonical), ['d0-a0', 'd10-a10', 'a0-a2/d2-d0', 'a10-a8/b9-b10']);
+  assert.ok(chooser.y >= boardBox.y + boardBox.height - 1 || chooser.x >= boardBox.x + boardBox.width - 1, 'beside or under the board');
+  assert.equal(await p.locator('button.cancel:visible').count(), 1, 'one Cancel');
+  assert.ok(await p.locator(`.chooser .choice[data-canonical="${inspect.canonical}"]`).count() === 1);
+  // Cancel closes it and plays nothing
+  await p.click('.chooser button.cancel');
+  assert.equal(await p.locator('.chooser').count(), 0);
+  assert.equal((await stateOf(p)).moves.length, 0);
+  await clickSquare(p, 'b2');
+  await p.click(`.chooser .choice[data-canonical="${inspect.canonical}"]`);
+  await waitForMoves(p, 1);
+  assert.match((await stateOf(p)).moves[0].canonical, /^inspect:b2=[A-Z]$/);
   assert.deepEqual(p.errors, []);
   await p.context().close();
+});
+
+test('premoves of every kind of turn the page points at: a promotion, a Cypher combined move, a new premove replacing the first', async () => {
+  // chess: Black premoves a promotion (the strongest is played) while White moves its King
+  const c = await create({ variant: 'chess', fen: '7K/8/8/8/8/8/p7/7k w - - 0 1', white: 'human', black: 'human' });
+  const b = await open(c.seats.black.url);
+  await clickSquare(b, 'a2');
+  await clickSquare(b, 'a1');
+  assert.equal(await b.locator('.hl-premove').count(), 2);
+  await call(server.url, 'POST', `/api/games/${c.id}/move`, { move: 'Kg8' }, c.seats.white.token);
+  await waitForMoves(b, 2);
+  assert.equal((await stateOf(b)).moves[1].canonical, 'a2a1q');
+  // a second premove replaces the first: the squares after the last piece of one's own count
+  await clickSquare(b, 'h1');
+  await clickSquare(b, 'h2');
+  await clickSquare(b, 'a1');
+  await clickSquare(b, 'a8');
+  assert.equal(await b.locator('.hl-premove').count(), 4);
+  await call(server.url, 'POST', `/api/games/${c.id}/move`, { move: 'Kf8' }, c.seats.white.token);
+  await waitForMoves(b, 4);
+  assert.equal((await stateOf(b)).moves[3].canonical, 'a1a8');
+  assert.deepEqual(b.errors, []);
+  await b.context().close();
+
+  // Cypher: a combined move of four squares, queued on the opponent's turn
+  const fen = '4k5/2rn3r2/5qb3/1pp2ppn2/3ps2p2/1Pp1PPpPQ1/10/1P3P4/1B3KBR2/S1bN2N3/10 w - Ii 0+0 2/0 0 21';
+  const y = await create({ variant: 'cypher', fen, white: 'human', black: 'human' });
+  const w = await open(y.seats.white.url);
+  const legal = (await stateOf(w)).legal;
+  const combined = legal.find((t) => t.canonical === 'z1-a1/c1-a0');
+  assert.ok(combined, 'the combined move is legal now');
+  // White plays something else first, so that it is Black's turn
+  const other = legal.find((t) => t.kind === 'move' && t.parts.length === 1 && !['z1', 'c1', 'a1', 'a0'].includes(t.parts[0].from) && !['z1', 'c1', 'a1', 'a0'].includes(t.parts[0].to));
+  await call(server.url, 'POST', `/api/games/${y.id}/move`, { move: other.canonical }, y.seats.white.token);
+  await waitForMoves(w, 1);
+  for (const sq of ['z1', 'a1', 'c1', 'a0']) await clickSquare(w, sq);
+  assert.equal(await w.locator('.hl-premove').count(), 4);
+  assert.equal(await w.textContent('#reason'), 'Premove z1, a1, c1 then a0: played when your turn comes if it is legal then (right-click or Escape cancels).');
+  const reply = (await call(server.url, 'GET', `/api/games/${y.id}`, undefined, y.seats.black.token)).data.legal.find((t) => t.kind === 'move' && t.parts.length === 1 && !['z1', 'c1', 'a1', 'a0', 'b1', 'b0'].includes(t.parts[0].to));
+  await call(server.url, 'POST', `/api/games/${y.id}/move`, { move: reply.canonical }, y.seats.black.token);
+  await waitForMoves(w, 3);
+  const after = await stateOf(w);
+  assert.equal(after.moves[2].canonical, 'z1-a1/c1-a0');
+  assert.deepEqual(w.errors, []);
+  await w.context().close();
 });
 
 // Moves the board's square cursor to `target` by arrow keys and presses Enter.

@@ -42,6 +42,25 @@ pub async fn start() -> Server {
     }
 }
 
+/// A server with its options changed by `change` (e.g. a shorter `absence_seconds`).
+pub async fn start_with(change: impl FnOnce(&mut menagerie_server::ServeArgs)) -> Server {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut args = serve_args(dir.path().join("data"));
+    change(&mut args);
+    let running = menagerie_server::start(&args)
+        .await
+        .expect("the server starts");
+    Server {
+        base: format!("http://{}", running.addr),
+        addr: running.addr,
+        client: reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("a client"),
+        _dir: dir,
+    }
+}
+
 /// A server on the SQLite database in the folder `data` (two servers on one folder: a
 /// restart, the second replaying every game from the database).
 pub async fn start_in(data: &std::path::Path) -> Server {
@@ -168,8 +187,19 @@ pub async fn ws_connect(base: &str, id: &str, token: Option<&str>, since: i64) -
     ws
 }
 
-/// The next text message, within `secs` seconds.
+/// The next text message that is not a presence or chat message (those carry no version
+/// and come whenever a player arrives, leaves or writes), within `secs` seconds.
 pub async fn next(ws: &mut Ws, secs: u64) -> Option<Value> {
+    loop {
+        let m = next_any(ws, secs).await?;
+        if m.get("presence").is_none() && m.get("chat").is_none() {
+            return Some(m);
+        }
+    }
+}
+
+/// The next text message of any kind, within `secs` seconds.
+pub async fn next_any(ws: &mut Ws, secs: u64) -> Option<Value> {
     loop {
         let msg = tokio::time::timeout(Duration::from_secs(secs), ws.next())
             .await

@@ -188,7 +188,8 @@ pub async fn ws(ws_base: &str, id: &str, token: Option<&str>, since: i64) -> Res
     Ok(s)
 }
 
-/// The next text message as JSON, or `None` after `ms` milliseconds or when closed.
+/// The next text message as JSON, or `None` after `ms` milliseconds or when closed; presence
+/// and chat messages (no version: a player arriving, leaving or writing) are passed over.
 pub async fn next(ws: &mut Ws, ms: u64) -> Option<Value> {
     loop {
         let msg = tokio::time::timeout(Duration::from_millis(ms), ws.next())
@@ -196,7 +197,10 @@ pub async fn next(ws: &mut Ws, ms: u64) -> Option<Value> {
             .ok()??
             .ok()?;
         if let Message::Text(t) = msg {
-            return serde_json::from_str(&t).ok();
+            let v: Value = serde_json::from_str(&t).ok()?;
+            if v.get("presence").is_none() && v.get("chat").is_none() {
+                return Some(v);
+            }
         }
     }
 }

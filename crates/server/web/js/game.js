@@ -12,6 +12,7 @@ import { speakCursor } from './keyboard.js';
 import { Premove, NO_PREMOVES } from './premove.js';
 import { zoomButton } from './zoom.js';
 import { mountTorusView } from './torus3d.js';
+import { Chat } from './chat.js';
 
 const app = document.getElementById('app');
 document.getElementById('top').innerHTML = header('');
@@ -56,12 +57,16 @@ function setState(s) {
     // nothing happened (a reconnection's catch-up): keep what the player is pointing at
     state = s;
     stateAt = performance.now();
+    takePresence(s);
+    renderPlayers();
+    renderAbsence();
     return;
   }
   const grew = !state || s.moves.length !== state.moves.length;
   announce(state, s);
   state = s;
   stateAt = performance.now();
+  takePresence(s);
   // A rematch this page asked for started while its event was missed (a reconnection):
   // the state's link is the player's own, as the event's would have been.
   if (askedRematch && s.rematch && s.rematch.game && s.rematch.url && local.mode !== 'local' && !leaving) {
@@ -98,6 +103,7 @@ app.innerHTML = `
       <div class="banner" id="banner" hidden></div>
       <p class="status" id="status" aria-live="polite"></p>
       <div class="seat-notes" id="seat-notes" aria-live="polite"></div>
+      <div class="absence" id="absence" aria-live="polite" hidden></div>
       <div class="offers" id="offers"></div>
       <form id="move-form" class="move-form" autocomplete="off">
         <label for="move-input">Move</label>
@@ -112,6 +118,7 @@ app.innerHTML = `
       </div>
       <ol class="moves" id="moves"></ol>
       <div class="controls" id="controls">
+        <button type="button" id="abort" hidden title="End the game without a result (before both players have moved)">Abort</button>
         <button type="button" id="resign">Resign</button>
         <button type="button" id="offer-draw">Offer a draw</button>
         <button type="button" id="takeback">Take back</button>
@@ -232,6 +239,7 @@ $('#resign').addEventListener('click', () => {
   action('resign');
 });
 $('#offer-draw').addEventListener('click', () => action('offer-draw'));
+$('#abort').addEventListener('click', () => action('abort'));
 $('#takeback').addEventListener('click', () => action('takeback'));
 $('#rematch').addEventListener('click', rematch);
 $('#copy-friend').addEventListener('click', async () => {
@@ -401,6 +409,57 @@ function playerLabel(color) {
   return `${color === 'white' ? 'White' : 'Black'} · ${who}`;
 }
 
+/** The dot by a person's name: at the table (a page of that seat is connected) or away. */
+function presenceDot(color) {
+  const p = (state.players || {})[color] || 'human';
+  if (p !== 'human' || local.mode === 'local' || !state.connected) return '';
+  const on = !!state.connected[color];
+  const text = on ? 'connected' : 'not connected';
+  return `<span class="presence ${on ? 'on' : 'off'}" data-presence="${color}" title="${text}" role="img" aria-label="${text}"></span>`;
+}
+
+// ----- the table (issue 32 item 5): presence, the claims on absence -----
+
+let absenceAt = null; // performance.now() when a claim on absence becomes possible
+
+/** Takes the presence part of a state or of a `presence` message. */
+function takePresence(p) {
+  if (!state) return;
+  state.connected = p.connected;
+  state.absence = p.absence || null;
+  absenceAt = state.absence ? performance.now() + state.absence.claim_in_ms : null;
+}
+
+function renderAbsence() {
+  const box = $('#absence');
+  const a = state && state.absence;
+  const player = state && (state.you === 'white' || state.you === 'black') && local.mode !== 'local';
+  if (!a || !player || a.color === state.you || state.outcome || absenceAt === null) {
+    if (!box.hidden) {
+      box.hidden = true;
+      box.innerHTML = '';
+      delete box.dataset.mode;
+    }
+    return;
+  }
+  box.hidden = false;
+  const left = Math.max(0, Math.ceil((absenceAt - performance.now()) / 1000));
+  const mode = left > 0 ? `wait:${left}` : 'claim';
+  if (box.dataset.mode === mode) return;
+  box.dataset.mode = mode;
+  if (left > 0) {
+    box.innerHTML = `<p id="absence-note">Your opponent has left the game. You may claim victory in <span id="absence-count">${left}</span> s.</p>`;
+    return;
+  }
+  box.innerHTML = '<p id="absence-note">Your opponent has left the game.</p> <button type="button" class="primary" id="claim-absence-win">Claim victory</button> <button type="button" id="claim-absence-draw">Call it a draw</button>';
+  box.querySelector('#claim-absence-win').addEventListener('click', () => action('claim', { claim: 'win-on-absence' }));
+  box.querySelector('#claim-absence-draw').addEventListener('click', () => action('claim', { claim: 'draw-on-absence' }));
+}
+
+setInterval(() => {
+  if (state && state.absence) renderAbsence();
+}, 250);
+
 function renderPlayers() {
   const bottom = board.orientation;
   const top = bottom === 'white' ? 'black' : 'white';
@@ -416,7 +475,7 @@ function renderPlayers() {
     el.dataset.color = color;
     const cls = `clock${running ? ' running' : ''}${ms != null && ms < 20000 ? ' low' : ''}${flag ? ' flagged' : ''}`;
     const clock = ms == null ? '' : `<span class="${cls}" data-clock="${color}" title="${flag ? 'Flag fallen: out of time' : running ? 'Running' : 'Stopped'}">${flag ? '<span class="flag" aria-label="flag fallen">⚑</span> ' : ''}${fmtClock(ms)}</span>`;
-    el.innerHTML = `<span class="name">${esc(playerLabel(color))}</span>${clock}`;
+    el.innerHTML = `<span class="who"><span class="name">${esc(playerLabel(color))}</span>${presenceDot(color)}</span>${clock}`;
   }
 }
 
@@ -444,6 +503,7 @@ function renderMoves() {
 const colorName = (c) => (c === 'white' ? 'White' : c === 'black' ? 'Black' : c);
 
 function outcomeText(o) {
+  if (o.code === 'aborted') return { head: 'Game aborted', body: 'No result: the game was aborted before both players had moved.' };
   const pts = o.points ? ` Points: White ${o.points.white}, Black ${o.points.black}.` : '';
   if (o.code === 'time-forfeit' && o.winner) {
     const loser = o.winner === 'white' ? 'black' : 'white';
@@ -521,6 +581,8 @@ function render() {
   else if (canMove) status.textContent = `${local.mode === 'local' ? (state.turn === 'white' ? 'White' : 'Black') + ' to move.' : 'Your turn.'}${state.board.check ? ' Check!' : ''}`;
   else status.textContent = `Waiting for ${state.turn === 'white' ? 'White' : 'Black'}…`;
   const seat = state.you === 'white' || state.you === 'black' || local.mode === 'local';
+  renderAbsence();
+  $('#abort').hidden = !seat || !state.abortable;
   $('#move-form').hidden = !seat || !!state.outcome;
   $('#controls').hidden = !seat;
   // once the game is over only the rematch is left
@@ -641,6 +703,8 @@ function connect() {
   sock.onopen = () => {
     wsTries = 0;
     document.body.classList.remove('offline');
+    // what was said while the socket was away
+    if (chatShown()) chat.load();
   };
   sock.onmessage = async (ev) => {
     let msg;
@@ -650,6 +714,19 @@ function connect() {
       return;
     }
     if (!msg || typeof msg !== 'object') return;
+    // without a version: a player arrived or left, a chat message
+    if (msg.presence) {
+      takePresence(msg.presence);
+      if (state) {
+        renderPlayers();
+        renderAbsence();
+      }
+      return;
+    }
+    if (msg.chat) {
+      chat.receive(msg.chat);
+      return;
+    }
     const event = msg.event || {};
     showNotice(notice, event, state && state.you);
     if (event.type === 'rematch-offer') rematchOffer = event.color || null;
@@ -673,6 +750,19 @@ function connect() {
     if (ws === sock) retry();
   };
   sock.onerror = () => {};
+}
+
+// ----- chat (issue 32 item 6) -----
+
+const chat = new Chat({ id, token: () => actingToken(), you: () => (state ? state.you : 'spectator') });
+$('.links').before(chat.el);
+chat.el.hidden = true;
+
+/** Whether this page has a chat: not at one screen, and a player's only against a person. */
+function chatShown() {
+  if (!state || local.mode === 'local') return false;
+  const player = state.you === 'white' || state.you === 'black';
+  return !player || ((state.players || {})[other(state.you)] || 'human') === 'human';
 }
 
 function retry() {
@@ -711,6 +801,7 @@ async function main() {
     app.innerHTML = `<p class="error">${esc(e.message)}</p>`;
     return;
   }
+  chat.el.hidden = !chatShown();
   connect();
 }
 

@@ -1,22 +1,15 @@
-// Premoves: on the opponent's turn a player may queue one turn by pointing (a piece of its
-// own, then the squares of the turn as it would point them on its own turn: a move's square,
-// the further parts of a Cypher turn, a hop chain's landings, an arrest's room; or a drag; or
-// the piece itself twice for a turn in place). When its turn comes the queued squares are
-// played at once if exactly those squares make a legal turn then (the strongest promotion
-// first), and dropped otherwise; a right-click or Escape cancels it. Never in Little Cheops
-// Imperial, where whether a turn is legal may depend on what the player cannot see.
+// Premoves: on the opponent's turn a player may queue one turn by pointing at its squares,
+// as it would point on its own turn (a piece of its own, then a square; or a drag; and for the
+// turns of several parts, their further squares: a Cypher combined move, a hop chain, a
+// drop). When its turn comes the queued turn is played at once if it is legal then (the
+// strongest promotion first), and dropped otherwise; a right-click, Escape or pointing at the
+// last square again cancels it. Never in Little Cheops Imperial, where whether a turn is legal
+// may depend on what the player cannot see.
 
 import { matchClicks } from './turns.js';
 
 /** Games where premoves are not offered. */
 export const NO_PREMOVES = new Set(['little-cheops-imperial']);
-
-/**
- * Games where a turn's later part may start on another of the player's own pieces (Cypher's
- * Spy triggers): there, pointing at an own piece goes on with a queued premove; elsewhere it
- * starts a new one, as on lichess.
- */
-export const OWN_PIECE_GOES_ON = new Set(['cypher']);
 
 // the promotion choices, strongest first, by board letter (the chooser's order too)
 const STRENGTH = 'QEURBTOIDNMSAC';
@@ -37,24 +30,48 @@ export function preferred(turns) {
   return byStrength(turns)[0] || null;
 }
 
-/** How a premove's squares read in a sentence: "e7 to e5", "d0 to d4, then b1, b0". */
-export function describe(points) {
-  if (points.length === 1) return `on ${points[0]}`;
-  const head = `${points[0]} to ${points[1]}`;
-  return points.length > 2 ? `${head}, then ${points.slice(2).join(', ')}` : head;
+/** The longest squares a premove keeps (the longest turn pointed at has fewer). */
+const MAX_SQUARES = 8;
+
+/** The squares of a premove in words: `e2 to e4`, `z1, a1, c1 then a0`. */
+function squaresText(clicks) {
+  if (clicks.length <= 2) return clicks.join(' to ');
+  return `${clicks.slice(0, -1).join(', ')} then ${clicks[clicks.length - 1]}`;
+}
+
+/**
+ * The turn a premove's squares enter among `legal`: the turn pointed at by all of them, else
+ * by the longest run of them that ends with the last and starts where `mayStart(square)` (a
+ * player who pointed again at a piece of its own meant a new premove); squares that begin
+ * exactly one legal turn enter that turn. Several turns on the same squares: the strongest promotion if
+ * they are promotions, else none (the player chooses on its own turn). Returns
+ * `{turn, squares}` or `{turn: null, ambiguous}`.
+ */
+export function premoveTurn(legal, clicks, mayStart = () => true) {
+  for (let i = 0; i < clicks.length; i++) {
+    if (i > 0 && !mayStart(clicks[i])) continue;
+    const squares = clicks.slice(i);
+    const m = matchClicks(legal || [], squares);
+    // squares that begin one turn only (a castling pointed at by its King alone) enter it
+    const complete = m.complete.length ? m.complete : m.candidates.length === 1 && squares.length >= 2 ? m.candidates : [];
+    if (!complete.length) continue;
+    const promotions = complete.every((t) => (t.parts || []).some((p) => p.promotion));
+    if (complete.length === 1 || promotions) return { turn: preferred(complete), squares };
+    return { turn: null, ambiguous: complete, squares };
+  }
+  return { turn: null };
 }
 
 /** The premove of a board. */
 export class Premove {
   /**
    * @param {Board} board the board widget
-   * @param {object} opts `{ active(): bool, side(): 'white'|'black', variant(): id, send(canonical), say(text) }`
+   * @param {object} opts `{ active(): bool, side(): 'white'|'black', send(canonical), say(text) }`
    */
   constructor(board, opts) {
     this.board = board;
     this.opts = opts;
-    this.from = null; // a picked piece, before the second square
-    this.queued = null; // the squares pointed at, in order (at least the piece and one more, or the piece twice)
+    this.clicks = []; // the squares pointed at so far
     const render = board.render.bind(board);
     board.render = () => {
       render();
@@ -70,7 +87,9 @@ export class Premove {
       const start = down;
       down = null;
       if (up && up !== start && this.isOwn(start)) {
-        this.queue([start, up]);
+        // a drag: a piece of one's own to a square
+        if (this.clicks[this.clicks.length - 1] !== start) this.add(start, false);
+        this.add(up, true);
       } else if (up === start) {
         this.point(up);
       }
@@ -82,6 +101,16 @@ export class Premove {
     });
   }
 
+  /** The first square pointed at (kept for callers of the earlier two-square premove). */
+  get from() {
+    return this.clicks.length === 1 ? this.clicks[0] : null;
+  }
+
+  /** The queued squares, once there are two or more. */
+  get queued() {
+    return this.clicks.length >= 2 ? { from: this.clicks[0], to: this.clicks[this.clicks.length - 1], squares: [...this.clicks] } : null;
+  }
+
   isOwn(name) {
     const sq = this.board.snapshot && this.board.snapshot.squares.find((s) => s.name === name);
     return !!(sq && sq.piece && sq.piece.owner === this.opts.side());
@@ -89,46 +118,35 @@ export class Premove {
 
   /** A square pointed at on the opponent's turn. */
   point(name) {
-    const q = this.queued;
-    if (q && this.isOwn(name) && !q.includes(name) && !OWN_PIECE_GOES_ON.has(this.opts.variant && this.opts.variant())) {
-      // another piece of one's own: a new premove
-      this.queued = null;
-      this.from = name;
-      this.board.render();
-      this.opts.say('');
-    } else if (q) {
-      // a queued turn goes on (a Cypher turn's next part, a hop); its last square again ends it
-      if (q.length === 1 || name === q[q.length - 1]) this.cancel();
-      else this.queue([...q, name]);
-    } else if (this.from) {
-      // the piece itself again: a turn in place (a flip, a promotion where it stands)
-      this.queue(name === this.from ? [name] : [this.from, name]);
-    } else if (this.isOwn(name)) {
-      this.from = name;
-      this.board.render();
-    } else this.cancel();
+    if (this.clicks.length && this.clicks[this.clicks.length - 1] === name) this.cancel();
+    else if (!this.clicks.length && this.board.snapshot && !this.isOwn(name) && this.pieceOn(name)) this.cancel();
+    else this.add(name, true);
   }
 
-  queue(points) {
-    this.from = null;
-    this.queued = points;
+  pieceOn(name) {
+    const sq = this.board.snapshot && this.board.snapshot.squares.find((s) => s.name === name);
+    return !!(sq && sq.piece);
+  }
+
+  add(name, tell) {
+    this.clicks.push(name);
+    if (this.clicks.length > MAX_SQUARES) this.clicks.shift();
     this.board.render();
-    this.opts.say(`Premove ${describe(points)}: played when your turn comes if it is legal then (right-click or Escape cancels).`);
+    if (!tell) return;
+    if (this.clicks.length >= 2) this.opts.say(`Premove ${squaresText(this.clicks)}: played when your turn comes if it is legal then (right-click or Escape cancels).`);
   }
 
   /** Drops the premove. */
   cancel() {
-    if (!this.from && !this.queued) return;
-    this.from = null;
-    this.queued = null;
+    if (!this.clicks.length) return;
+    this.clicks = [];
     this.board.render();
     this.opts.say('');
   }
 
   /** Marks the premove's squares on the freshly drawn board. */
   mark() {
-    const names = this.queued ? [...new Set(this.queued)] : this.from ? [this.from] : [];
-    for (const n of names) {
+    for (const n of new Set(this.clicks)) {
       const g = this.board.svg.querySelector(`[data-square="${CSS.escape(n)}"]`);
       if (!g) continue;
       g.classList.add('premove');
@@ -142,37 +160,24 @@ export class Premove {
   }
 
   /**
-   * The player's turn has come with `legal` turns: plays the queued premove if exactly its
-   * squares make one of them (several differing only by promotion: the strongest); returns
-   * whether one was sent.
+   * The player's turn has come with `legal` turns: plays the queued premove if its squares
+   * enter one of them; returns whether one was sent.
    */
   onTurn(legal) {
-    const q = this.queued;
-    if (!q) return false;
-    this.queued = null;
-    this.from = null;
-    const turn = chosen(legal, q);
-    if (!turn) {
+    const clicks = this.clicks;
+    if (!clicks.length) return false;
+    this.clicks = [];
+    const found = premoveTurn(legal, clicks, (sq) => this.isOwn(sq));
+    if (!found.turn) {
       this.board.render();
-      this.opts.say(`Premove ${describe(q)} cancelled: it is not legal now.`);
+      // a single stray square pointed at is no premove worth a sentence
+      if (clicks.length < 2 && !found.ambiguous) return false;
+      const why = found.ambiguous ? `several turns use these squares (${found.ambiguous.map((t) => t.human).join(', ')}); choose one now` : 'it is not legal now';
+      this.opts.say(`Premove ${squaresText(clicks)} cancelled: ${why}.`);
       return false;
     }
     this.opts.say('');
-    this.opts.send(turn.canonical);
+    this.opts.send(found.turn.canonical);
     return true;
   }
-}
-
-/**
- * The legal turn a premove's squares make: the only one whose squares are exactly these, or
- * of several that differ only by promotion the strongest; `null` when none, or when they
- * differ otherwise (the player could not have meant one of them by pointing alone).
- */
-export function chosen(legal, points) {
-  const complete = matchClicks(legal || [], points).complete;
-  if (complete.length === 0) return null;
-  const best = preferred(complete);
-  const withoutPromotion = (t) => JSON.stringify((t.parts || []).map((p) => ({ ...p, promotion: null })));
-  const shape = withoutPromotion(best);
-  return complete.every((t) => withoutPromotion(t) === shape) ? best : null;
 }
