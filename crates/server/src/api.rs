@@ -233,6 +233,8 @@ pub async fn create(
             seating,
             owners,
             client: ip,
+            rated: false,
+            days_per_turn: None,
         })
         .await?;
     Ok(created(&made))
@@ -884,6 +886,8 @@ pub async fn rematch(
             },
             owners: [black_owner, white_owner],
             client: ip,
+            rated: false,
+            days_per_turn: live.corr.map(|c| c.days),
         })
         .await?;
     app.commit(

@@ -140,6 +140,28 @@ pub struct Live {
     pub rematch: Option<String>,
     /// The timer that ends the game when the running side's flag falls.
     flag_task: Option<tokio::task::AbortHandle>,
+    /// A correspondence game's days per turn and when the current turn began.
+    pub corr: Option<Corr>,
+}
+
+/// A correspondence game's time (issue 32 item 4): days per turn, counted from the last turn
+/// (from the game's creation for the first), so it is rebuilt from the events after a restart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Corr {
+    /// Days per turn (one of [`crate::lobby::DAYS`]).
+    pub days: u32,
+    /// The length of a day in milliseconds (a day, except in tests: `--day-ms`).
+    pub day_ms: i64,
+    /// When the side to move's turn began (Unix ms).
+    pub since: i64,
+}
+
+impl Corr {
+    /// When the side to move's time runs out (Unix ms).
+    pub fn deadline(&self) -> i64 {
+        self.since
+            .saturating_add(i64::from(self.days).saturating_mul(self.day_ms))
+    }
 }
 
 impl Live {
@@ -171,6 +193,9 @@ impl Live {
                 self.takeback_request = None;
                 if let (Some(clock), Some(mover)) = (&mut self.clock, color) {
                     clock.turn(mover, at, Some(self.game.turn()));
+                }
+                if let Some(c) = &mut self.corr {
+                    c.since = c.since.max(at);
                 }
             }
             "end" => {
@@ -214,6 +239,9 @@ impl Live {
                 }
                 self.takeback_request = None;
                 self.draw_offer = None;
+                if let Some(c) = &mut self.corr {
+                    c.since = c.since.max(at);
+                }
                 if let Some(clock) = &mut self.clock {
                     // Back at the start the first turn is untimed again.
                     let next = (self.game.ply() > 0).then(|| self.game.turn());
@@ -362,6 +390,10 @@ impl Live {
             "rematch": self.rematch.as_ref().map(|g| json!({"game": g, "url": self.rematch_url(viewer)})),
             "seats": self.seats_json(),
             "umpire_key": self.umpire_key,
+            "correspondence": self.corr.map(|c| json!({
+                "days_per_turn": c.days,
+                "deadline_ms": if outcome.is_none() { json!(c.deadline()) } else { Value::Null },
+            })),
         })
     }
 }
@@ -399,6 +431,8 @@ pub struct App {
     pub secure_cookies: bool,
     /// Announcements to the other processes and the seats looked up (`cluster.rs`).
     pub cluster: crate::cluster::Cluster,
+    /// The lobby: seeks, quick pairing, challenges, bots, notices (`lobby/`).
+    pub lobby: crate::lobby::Lobby,
 }
 
 /// SHA-256 of a token, in hex.
@@ -448,6 +482,11 @@ pub struct NewGame {
     pub owners: [Option<crate::accounts::Owner>; 2],
     /// The address that asks for it (counted against its limits).
     pub client: Option<std::net::IpAddr>,
+    /// Whether the game is rated (stored and rated by the ratings feature, issue 33).
+    pub rated: bool,
+    /// Days per turn of a correspondence game (one of [`crate::lobby::DAYS`]); `None`: not
+    /// correspondence.
+    pub days_per_turn: Option<u32>,
 }
 
 /// Who receives which key of a new game (issue 29: no key in the wrong hands).
@@ -503,6 +542,7 @@ impl App {
             analysis_slots: Arc::new(Semaphore::new(engine_threads.max(1))),
             limits: Arc::new(crate::limits::Limits::default()),
             cluster: Default::default(),
+            lobby: crate::lobby::Lobby::new(),
         })
     }
 
@@ -626,7 +666,13 @@ impl App {
             rematch: None,
             seats: Default::default(),
             umpire_key: false,
+            corr: None,
         };
+        live.corr = live.row.days_per_turn.map(|d| Corr {
+            days: u32::try_from(d).unwrap_or(1),
+            day_ms: self.lobby.day_ms(),
+            since: live.row.created_at,
+        });
         let (seats, umpire_key) = self
             .store
             .seat_info(id)
@@ -698,7 +744,8 @@ impl App {
         if live.outcome().is_some() {
             return;
         }
-        let Some((side, at)) = live.clock.as_ref().and_then(Clock::flag_at) else {
+        let corr = live.corr.map(|c| (live.game.turn(), c.deadline()));
+        let Some((side, at)) = live.clock.as_ref().and_then(Clock::flag_at).or(corr) else {
             return;
         };
         let version = live.version();
@@ -784,6 +831,16 @@ impl App {
     pub async fn create(self: &Arc<Self>, new: NewGame) -> Result<Created, ApiError> {
         let rules = games::rule_options(&new.rules)?;
         let variant = games::variant_id(&new.variant)?;
+        if let Some(d) = new.days_per_turn {
+            if !crate::lobby::DAYS.contains(&d) {
+                return Err(ApiError::bad(crate::lobby::days_sentence(d)));
+            }
+            if new.clock.is_some() {
+                return Err(ApiError::bad(
+                    "a game has a clock or days per turn (correspondence), not both",
+                ));
+            }
+        }
         let game = games::open(variant, new.fen.as_deref(), &rules)?;
         let start_fen = new.fen.as_ref().map(|_| game.start_fen());
         let id = random_id()?;
@@ -845,8 +902,12 @@ impl App {
             finished: false,
             summary: crate::store::Summary {
                 to_move: color_word(game.turn()).to_string(),
+                deadline_at: new
+                    .days_per_turn
+                    .map(|d| now + i64::from(d) * self.lobby.day_ms()),
                 ..Default::default()
             },
+            days_per_turn: new.days_per_turn.map(i64::from),
         };
         let clock = new.clock.map(|c| (c.initial_ms, c.increment_ms));
         self.store
@@ -873,16 +934,29 @@ impl App {
     ) -> Result<(), ApiError> {
         let first = live.version() + 1;
         let mut events = events;
-        if live.clock.is_some() {
+        let now = now_ms();
+        if live.clock.is_some() || live.corr.is_some() {
             // The clock is rebuilt from these times after a restart.
-            let now = now_ms();
             for ev in &mut events {
                 ev["at"] = json!(now);
             }
         }
         let datas: Vec<String> = events.iter().map(|e| e.to_string()).collect();
         // The game as it stands after these events, for the lists.
-        let summary = live.summary_after(&events);
+        let mut summary = live.summary_after(&events);
+        let turned = events
+            .iter()
+            .any(|e| matches!(e["type"].as_str(), Some("turn" | "takeback")));
+        summary.deadline_at = match live.corr {
+            Some(c) if !summary.finished => Some(
+                Corr {
+                    since: if turned { now.max(c.since) } else { c.since },
+                    ..c
+                }
+                .deadline(),
+            ),
+            _ => None,
+        };
         let finishes = summary.finished;
         match self
             .store
@@ -913,6 +987,9 @@ impl App {
         self.cluster
             .announce(&live.row.id, first + events.len() as i64 - 1);
         let _ = h.tx.send(live.version());
+        if turned && live.corr.is_some() {
+            self.lobby.your_turn(live);
+        }
         self.schedule_flag(h, live);
         self.maybe_engine(h, live);
         Ok(())
@@ -969,6 +1046,13 @@ impl App {
             return Err(ApiError::conflict(
                 "your time ran out before this turn arrived; the game is over",
             ));
+        }
+        if let Some(c) = live.corr.filter(|c| c.deadline() <= now_ms()) {
+            self.flag(h, live, mover).await?;
+            return Err(ApiError::conflict(format!(
+                "your {} days for this turn ran out before it arrived; the game is over",
+                c.days
+            )));
         }
         // Read and check the turn on a copy: the game in memory changes only once stored.
         let mut trial = live.game.fork();

@@ -234,6 +234,8 @@ pub async fn import(
             seating: Seating::All,
             owners: [None, None],
             client,
+            rated: false,
+            days_per_turn: None,
         })
         .await?;
     let id = made.id.clone();
