@@ -13,10 +13,10 @@ export const ROOT = path.resolve(here, '../../../..');
 /** The binary under test: $MENAGERIE_BIN, else the release build of `menagerie`. */
 export const BIN = process.env.MENAGERIE_BIN || path.join(ROOT, 'target/release/menagerie');
 
-/** Starts the server (on `port`, with the database in `data`, kept on stop if `keep`); resolves to `{ url, data, stop() }`. */
-export function startServer({ port = 0, data = null, keep = false, proxy: useProxy = true } = {}) {
+/** Starts the server (on `port`, with the database in `data`, kept on stop if `keep`, more options in `args`); resolves to `{ url, data, stop() }`. */
+export function startServer({ port = 0, data = null, keep = false, proxy: useProxy = true, args: extra = [] } = {}) {
   if (!data) data = fs.mkdtempSync(path.join(os.tmpdir(), 'menagerie-browser-'));
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--data', data, '--games-per-minute', '1000', '--open-games', '100000', '--sockets-per-address', '100000'];
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--data', data, '--games-per-minute', '1000', '--open-games', '100000', '--sockets-per-address', '100000', ...extra];
   // `menagerie serve ...`, or the server crate's own binary `menagerie-server ...`
   if (!path.basename(BIN).startsWith('menagerie-server')) args.unshift('serve');
   const child = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
