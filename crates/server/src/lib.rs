@@ -337,7 +337,7 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
         .local_addr()
         .map_err(|e| format!("cannot read the address listened on: {e}"))?;
     app.resume_engines().await;
-    lobby::start(&app);
+    lobby::start(&app).await;
     let router = router(app.clone());
     let sweeper = Arc::downgrade(&app);
     tokio::spawn(async move {

@@ -529,7 +529,9 @@ impl Lobby {
 /// The lobby's background work: keeping live seeks of connected owners, dropping the others,
 /// counting people, reading the list again, bots answering seeks, challenges expiring, and
 /// correspondence games ending on time (also those whose time ran out while no server ran).
-pub fn start(app: &Arc<App>) {
+pub async fn start(app: &Arc<App>) {
+    // The open seeks are in the list from the first request on (a restart keeps them).
+    reload(app).await;
     let weak = Arc::downgrade(app);
     tokio::spawn(every_second(weak.clone()));
     tokio::spawn(every_few_seconds(weak.clone()));
