@@ -599,6 +599,7 @@ async fn every_few_seconds(app: Weak<App>) {
 /// Reads every entry again: what an announcement never said (another process killed, a
 /// listener reconnecting) is caught here; quick pairings that missed each other meet.
 async fn reload(app: &Arc<App>) {
+    let began = now_ms();
     let stored = match db::entries(&app.store).await {
         Ok(v) => v,
         Err(e) => {
@@ -607,15 +608,17 @@ async fn reload(app: &Arc<App>) {
         }
     };
     let ids: HashSet<String> = stored.iter().map(|e| e.id.clone()).collect();
+    // An entry made while the rows were read is not among them: only older ones are gone.
     let missing: Vec<String> = app
         .lobby
         .snapshot()
         .into_iter()
-        .filter(|e| !ids.contains(&e.id))
+        .filter(|e| !ids.contains(&e.id) && e.created_at < began - 2_000)
         .map(|e| e.id)
         .collect();
     app.lobby.remove_local(&missing);
-    for e in &stored {
+    // An entry taken while the rows were read is not put back.
+    for e in stored.iter().filter(|e| !app.lobby.was_gone(&e.id)) {
         app.lobby.add_local(e.clone());
     }
     for e in stored
