@@ -313,8 +313,11 @@ impl Lobby {
             .collect()
     }
 
+    /// Whether `id` was an entry this process knew: taken or cancelled lately, or still in
+    /// the mirror (another process may have taken it a moment ago, its news on the way).
     fn was_gone(&self, id: &str) -> bool {
         self.gone.lock().is_ok_and(|g| g.contains(id))
+            || self.entries.lock().is_ok_and(|m| m.contains_key(id))
     }
 
     fn broadcast(&self, ev: &Value) {

@@ -88,7 +88,7 @@ test('two accounts meet through a seek: the seek appears live for the other, who
   assert.equal(await b.textContent(`${row} [data-col="time"]`), '10+5');
   assert.equal(await b.textContent(`${row} [data-col="mode"]`), 'casual');
   assert.equal(await b.textContent(`${row} [data-col="color"]`), 'White');
-  await waitUntil(b, () => /^\d+ online, \d+ playing$/.test(document.querySelector('#lobby-counts').textContent));
+  await waitUntil(b, () => /^\d+ online, \d+ playing$/.test((document.querySelector('#lobby-counts') || {}).textContent || ''));
   await b.click(`${row} .accept-seek`);
   const game = await bothInGame(a, b);
   const [sa, sb] = [await stateOf(a), await stateOf(b)];
@@ -104,7 +104,7 @@ test('two accounts meet through a seek: the seek appears live for the other, who
   // the seek is gone from every list
   const c = await newPage(browser);
   await c.goto(server.url + '/');
-  await waitUntil(c, () => /online/.test(document.querySelector('#lobby-counts').textContent));
+  await waitUntil(c, () => /online/.test((document.querySelector('#lobby-counts') || {}).textContent || ''));
   await c.waitForSelector('#no-seeks:not([hidden])');
   assert.equal(await c.locator(row).count(), 0);
   assert.ok(game);
