@@ -241,6 +241,7 @@ pub async fn create(
             owners,
             client: ip,
             rated: b.rated,
+            days_per_turn: None,
         })
         .await?;
     Ok(created(&made))
@@ -982,6 +983,7 @@ pub async fn rematch(
             client: ip,
             // A rematch of a rated game is rated: the same two players, colours swapped.
             rated: live.row.rated && !both_seats,
+            days_per_turn: live.corr.map(|c| c.days),
         })
         .await?;
     app.commit(

@@ -151,6 +151,28 @@ pub struct Live {
     pub movers: Vec<Color>,
     /// The absence after which the present player may claim (`--absence-seconds`).
     pub absence_ms: i64,
+    /// A correspondence game's days per turn and when the current turn began.
+    pub corr: Option<Corr>,
+}
+
+/// A correspondence game's time (issue 32 item 4): days per turn, counted from the last turn
+/// (from the game's creation for the first), so it is rebuilt from the events after a restart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Corr {
+    /// Days per turn (one of [`crate::lobby::DAYS`]).
+    pub days: u32,
+    /// The length of a day in milliseconds (a day, except in tests: `--day-ms`).
+    pub day_ms: i64,
+    /// When the side to move's turn began (Unix ms).
+    pub since: i64,
+}
+
+impl Corr {
+    /// When the side to move's time runs out (Unix ms).
+    pub fn deadline(&self) -> i64 {
+        self.since
+            .saturating_add(i64::from(self.days).saturating_mul(self.day_ms))
+    }
 }
 
 impl Live {
@@ -186,6 +208,9 @@ impl Live {
                 self.takeback_request = None;
                 if let (Some(clock), Some(mover)) = (&mut self.clock, color) {
                     clock.turn(mover, at, Some(self.game.turn()));
+                }
+                if let Some(c) = &mut self.corr {
+                    c.since = c.since.max(at);
                 }
             }
             "end" => {
@@ -231,6 +256,9 @@ impl Live {
                 self.turn_since = ev["at"].as_i64().unwrap_or_else(now_ms);
                 self.takeback_request = None;
                 self.draw_offer = None;
+                if let Some(c) = &mut self.corr {
+                    c.since = c.since.max(at);
+                }
                 if let Some(clock) = &mut self.clock {
                     // Back at the start the first turn is untimed again.
                     let next = (self.game.ply() > 0).then(|| self.game.turn());
@@ -337,10 +365,9 @@ impl Live {
     }
 
     /// Whether the game is played by correspondence (days per turn), where nobody need stay
-    /// at the table. The lobby's `days_per_turn` (issue 32 item 4) answers this at merge;
-    /// until then every game is live.
+    /// at the table (so no claim on absence).
     pub fn correspondence(&self) -> bool {
-        false
+        self.corr.is_some()
     }
 
     /// Whether each side is at the table: a person with a socket open, an engine always.
@@ -438,6 +465,10 @@ impl Live {
             "abortable": self.abortable(),
             "connected": presence["connected"],
             "absence": presence["absence"],
+            "correspondence": self.corr.map(|c| json!({
+                "days_per_turn": c.days,
+                "deadline_ms": if outcome.is_none() { json!(c.deadline()) } else { Value::Null },
+            })),
         })
     }
 }
@@ -489,6 +520,8 @@ pub struct App {
     pub cluster: crate::cluster::Cluster,
     /// Who is at which table (`presence.rs`).
     pub presence: crate::presence::Presence,
+    /// The lobby: seeks, quick pairing, challenges, bots, notices (`lobby/`).
+    pub lobby: crate::lobby::Lobby,
 }
 
 /// SHA-256 of a token, in hex.
@@ -538,8 +571,11 @@ pub struct NewGame {
     pub owners: [Option<crate::accounts::Owner>; 2],
     /// The address that asks for it (counted against its limits).
     pub client: Option<std::net::IpAddr>,
-    /// Whether the game is rated (issue 33; who may ask is checked in `access.rs`).
+    /// Whether the game is rated (stored and rated by the ratings feature, issue 33).
     pub rated: bool,
+    /// Days per turn of a correspondence game (one of [`crate::lobby::DAYS`]); `None`: not
+    /// correspondence.
+    pub days_per_turn: Option<u32>,
 }
 
 /// Who receives which key of a new game (issue 29: no key in the wrong hands).
@@ -596,6 +632,7 @@ impl App {
             limits: Arc::new(crate::limits::Limits::default()),
             cluster: Default::default(),
             presence: Default::default(),
+            lobby: crate::lobby::Lobby::new(),
         })
     }
 
@@ -745,8 +782,14 @@ impl App {
             turn_since: now_ms(),
             movers: Vec::new(),
             absence_ms: self.presence.absence_ms(),
+            corr: None,
         };
         self.refresh_presence(&mut live);
+        live.corr = live.row.days_per_turn.map(|d| Corr {
+            days: u32::try_from(d).unwrap_or(1),
+            day_ms: self.lobby.day_ms(),
+            since: live.row.created_at,
+        });
         let (seats, umpire_key) = self
             .store
             .seat_info(id)
@@ -827,7 +870,8 @@ impl App {
         if live.outcome().is_some() {
             return;
         }
-        let Some((side, at)) = live.clock.as_ref().and_then(Clock::flag_at) else {
+        let corr = live.corr.map(|c| (live.game.turn(), c.deadline()));
+        let Some((side, at)) = live.clock.as_ref().and_then(Clock::flag_at).or(corr) else {
             return;
         };
         let version = live.version();
@@ -921,6 +965,16 @@ impl App {
     pub async fn create(self: &Arc<Self>, new: NewGame) -> Result<Created, ApiError> {
         let rules = games::rule_options(&new.rules)?;
         let variant = games::variant_id(&new.variant)?;
+        if let Some(d) = new.days_per_turn {
+            if !crate::lobby::DAYS.contains(&d) {
+                return Err(ApiError::bad(crate::lobby::days_sentence(d)));
+            }
+            if new.clock.is_some() {
+                return Err(ApiError::bad(
+                    "a game has a clock or days per turn (correspondence), not both",
+                ));
+            }
+        }
         let game = games::open(variant, new.fen.as_deref(), &rules)?;
         let start_fen = new.fen.as_ref().map(|_| game.start_fen());
         let id = random_id()?;
@@ -982,9 +1036,13 @@ impl App {
             finished: false,
             summary: crate::store::Summary {
                 to_move: color_word(game.turn()).to_string(),
+                deadline_at: new
+                    .days_per_turn
+                    .map(|d| now + i64::from(d) * self.lobby.day_ms()),
                 ..Default::default()
             },
             rated: new.rated,
+            days_per_turn: new.days_per_turn.map(i64::from),
         };
         let clock = new.clock.map(|c| (c.initial_ms, c.increment_ms));
         self.store
@@ -1019,7 +1077,20 @@ impl App {
         }
         let datas: Vec<String> = events.iter().map(|e| e.to_string()).collect();
         // The game as it stands after these events, for the lists.
-        let summary = live.summary_after(&events);
+        let mut summary = live.summary_after(&events);
+        let turned = events
+            .iter()
+            .any(|e| matches!(e["type"].as_str(), Some("turn" | "takeback")));
+        summary.deadline_at = match live.corr {
+            Some(c) if !summary.finished => Some(
+                Corr {
+                    since: if turned { now.max(c.since) } else { c.since },
+                    ..c
+                }
+                .deadline(),
+            ),
+            _ => None,
+        };
         let finishes = summary.finished;
         match self
             .store
@@ -1057,6 +1128,9 @@ impl App {
         self.cluster
             .announce(&live.row.id, first + events.len() as i64 - 1);
         let _ = h.tx.send(live.version());
+        if turned && live.corr.is_some() {
+            self.lobby.your_turn(live);
+        }
         self.schedule_flag(h, live);
         self.maybe_engine(h, live);
         Ok(())
@@ -1116,6 +1190,13 @@ impl App {
             return Err(ApiError::conflict(
                 "your time ran out before this turn arrived; the game is over",
             ));
+        }
+        if let Some(c) = live.corr.filter(|c| c.deadline() <= now_ms()) {
+            self.flag(h, live, mover).await?;
+            return Err(ApiError::conflict(format!(
+                "your {} days for this turn ran out before it arrived; the game is over",
+                c.days
+            )));
         }
         // Read and check the turn on a copy: the game in memory changes only once stored.
         let mut trial = live.game.fork();

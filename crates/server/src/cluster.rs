@@ -144,6 +144,7 @@ pub async fn start(app: &Arc<App>) -> Result<(), String> {
         return Err("the announcer of this server was started twice".into());
     }
     tokio::spawn(announcer(pool.clone(), rx));
+    app.lobby.start_sender(pool.clone());
     tokio::spawn(listen(Arc::downgrade(app), listener, poll_now.clone()));
     tokio::spawn(poll(Arc::downgrade(app), pool.clone(), poll_now));
     Ok(())
@@ -164,6 +165,9 @@ async fn listen(app: std::sync::Weak<App>, mut listener: PgListener, poll_now: A
             }
             Ok(Some(n)) if n.channel() == crate::chat::CHANNEL => {
                 crate::chat::notice(&app, n.payload());
+            }
+            Ok(Some(n)) if n.channel() == crate::lobby::LOBBY_CHANNEL => {
+                app.lobby.remote(&app, n.payload());
             }
             Ok(Some(n)) => {
                 // `GAME:VERSION`; anything else is not ours (the poll would catch it anyway).

@@ -85,6 +85,11 @@ impl Pool {
         })
     }
 
+    /// How many searches may run at once for games with a person (the pool's size).
+    pub fn slots(&self) -> usize {
+        self.people
+    }
+
     /// How many searches wait for a slot.
     pub fn queued(&self) -> usize {
         self.state.lock().map_or(0, |s| s.waiting.len())

@@ -16,6 +16,7 @@ pub mod engine_pool;
 pub mod games;
 pub mod guides;
 pub mod limits;
+pub mod lobby;
 pub mod metrics;
 mod pages;
 pub mod presence;
@@ -29,7 +30,7 @@ mod ws;
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, get, post};
+use axum::routing::{any, delete, get, post};
 use axum::Router;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -92,6 +93,15 @@ pub struct ServeArgs {
     /// may claim the win or a draw (lichess's 30; tests shorten it).
     #[arg(long, default_value_t = 30.0, value_parser = parse_seconds)]
     pub absence_seconds: f64,
+    /// For tests only: the length of a correspondence "day" in milliseconds.
+    #[arg(long, default_value_t = lobby::DAY_MS, hide = true)]
+    pub day_ms: i64,
+    /// For tests only: milliseconds a live seek waits before a bot may answer it (0: never).
+    #[arg(long, default_value_t = 5_000, hide = true)]
+    pub bot_wait_ms: i64,
+    /// For tests only: milliseconds a challenge with a clock waits for its answer.
+    #[arg(long, default_value_t = 600_000, hide = true)]
+    pub challenge_ms: i64,
 }
 
 /// Reads a number of seconds from 0.01 to one day.
@@ -179,6 +189,26 @@ pub fn router(app: Arc<app::App>) -> Router {
         )
         .route("/api/leaderboard/{variant}", get(ratings::leaderboard))
         .route("/api/bots", get(ratings::bots))
+        .route(
+            "/api/seeks",
+            post(lobby::create_seek).get(lobby::list_seeks),
+        )
+        .route("/api/seeks/{id}", delete(lobby::cancel_seek))
+        .route("/api/seeks/{id}/accept", post(lobby::accept_seek))
+        .route("/api/pairing", post(lobby::create_pairing))
+        .route("/api/pairing/{id}", delete(lobby::cancel_seek))
+        .route("/api/lobby", get(lobby::lobby_info))
+        .route("/api/lobby/ws", get(lobby::websocket))
+        .route(
+            "/api/challenges",
+            post(lobby::create_challenge).get(lobby::list_challenges),
+        )
+        .route("/api/challenges/{id}", delete(lobby::cancel_challenge))
+        .route("/api/challenges/{id}/accept", post(lobby::accept_challenge))
+        .route(
+            "/api/challenges/{id}/decline",
+            post(lobby::decline_challenge),
+        )
         .route("/api", any(api::api_not_found))
         .route("/api/", any(api::api_not_found))
         .route("/api/{*rest}", any(api::api_not_found))
@@ -314,6 +344,8 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
         args.open_games,
         args.sockets_per_address,
     );
+    app.lobby
+        .configure(args.day_ms, args.bot_wait_ms, args.challenge_ms);
     // PostgreSQL: the listener, the announcer of this process's turns and the poll.
     cluster::start(&app).await?;
     let addr = format!("{}:{}", args.bind, args.port);
@@ -326,6 +358,7 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
     app.resume_engines().await;
     // Rated games whose end was stored but not rated (the process died in between).
     ratings::settle_pending(&app).await;
+    lobby::start(&app).await;
     let router = router(app.clone());
     let sweeper = Arc::downgrade(&app);
     tokio::spawn(async move {

@@ -235,6 +235,7 @@ pub async fn import(
             owners: [None, None],
             client,
             rated: false,
+            days_per_turn: None,
         })
         .await?;
     let id = made.id.clone();

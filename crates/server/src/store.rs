@@ -87,6 +87,36 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (game_id, room, seq)
     )",
     "CREATE INDEX IF NOT EXISTS chat_person ON chat (person, created_at)",
+    // The lobby (issue 32): open seeks and quick pairings (each a JSON entry, `lobby/`), the
+    // challenges between players, and each server process's heartbeat with its online count.
+    "CREATE TABLE IF NOT EXISTS seeks (
+        id TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        data TEXT NOT NULL,
+        pairing BOOLEAN NOT NULL,
+        correspondence BOOLEAN NOT NULL,
+        created_at BIGINT NOT NULL,
+        seen_at BIGINT NOT NULL
+    )",
+    "CREATE INDEX IF NOT EXISTS seeks_owner ON seeks (owner)",
+    "CREATE TABLE IF NOT EXISTS challenges (
+        id TEXT PRIMARY KEY,
+        from_account TEXT NOT NULL,
+        to_account TEXT NOT NULL,
+        data TEXT NOT NULL,
+        status TEXT NOT NULL,
+        reason TEXT,
+        game_id TEXT,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL
+    )",
+    "CREATE INDEX IF NOT EXISTS challenges_to ON challenges (to_account, status)",
+    "CREATE INDEX IF NOT EXISTS challenges_from ON challenges (from_account, status)",
+    "CREATE TABLE IF NOT EXISTS lobby_processes (
+        id TEXT PRIMARY KEY,
+        online BIGINT NOT NULL,
+        beat_at BIGINT NOT NULL
+    )",
 ];
 
 /// Columns added to existing tables after their creation: `(table, column, type)`. Each is
@@ -101,6 +131,10 @@ const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
     ("games", "winner", "TEXT"),
     // Rated games (issue 33): rated at their end (`ratings.rs`).
     ("games", "rated", "INTEGER NOT NULL DEFAULT 0"),
+    // Correspondence (issue 32 item 4): days per turn, and when the side to move's time runs
+    // out (kept by every append, so a restarted server finds the games to end).
+    ("games", "days_per_turn", "INTEGER"),
+    ("games", "deadline_at", "BIGINT"),
 ];
 
 /// What lists show of a game, as it stands after an append.
@@ -120,6 +154,8 @@ pub struct Summary {
     pub sentence: Option<String>,
     /// The winner (`white`, `black`), if any.
     pub winner: Option<String>,
+    /// A correspondence game in progress: when the side to move's time runs out (Unix ms).
+    pub deadline_at: Option<i64>,
 }
 
 /// A game's fixed facts.
@@ -147,6 +183,8 @@ pub struct GameRow {
     pub summary: Summary,
     /// Whether the game is rated (issue 33): its players' ratings change at its end.
     pub rated: bool,
+    /// Days per turn of a correspondence game.
+    pub days_per_turn: Option<i64>,
 }
 
 /// Why events could not be appended.
@@ -228,12 +266,12 @@ macro_rules! both {
 /// prepared statements keep the column count they were made with, and a column added by a
 /// migration would not be in it).
 pub const GAME_COLUMNS: &str = "id, variant, rules, start_fen, white, black, created_at, \
-updated_at, finished, turns, to_move, result, termination, sentence, winner, rated";
+updated_at, finished, turns, to_move, result, termination, sentence, winner, rated, days_per_turn, deadline_at";
 
 /// The same, each prefixed by `g.` (a query joining `games g` with other tables).
 pub const G_GAME_COLUMNS: &str = "g.id, g.variant, g.rules, g.start_fen, g.white, g.black, \
 g.created_at, g.updated_at, g.finished, g.turns, g.to_move, g.result, g.termination, g.sentence, g.winner, \
-g.rated";
+g.rated, g.days_per_turn, g.deadline_at";
 
 /// Reads a [`GameRow`] from a row holding [`GAME_COLUMNS`].
 #[macro_export]
@@ -261,8 +299,12 @@ macro_rules! game_row {
                     termination: $r.try_get("termination")?,
                     sentence: $r.try_get("sentence")?,
                     winner: $r.try_get("winner")?,
+                    deadline_at: $r.try_get("deadline_at")?,
                 },
                 rated: $r.try_get::<i32, _>("rated")? != 0,
+                days_per_turn: $r
+                    .try_get::<Option<i32>, _>("days_per_turn")?
+                    .map(i64::from),
             })
         })()
     };
@@ -432,8 +474,8 @@ impl Store {
         let insert_clock =
             self.sql("INSERT INTO clocks (game_id, initial_ms, increment_ms) VALUES (?, ?, ?)");
         let insert_game = self.sql(
-            "INSERT INTO games (id, variant, rules, start_fen, white, black, created_at, updated_at, finished, to_move, rated)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO games (id, variant, rules, start_fen, white, black, created_at, updated_at, finished, to_move, rated, days_per_turn, deadline_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         );
         let insert_seat =
             self.sql("INSERT INTO seats (token_hash, game_id, seat) VALUES (?, ?, ?)");
@@ -442,7 +484,10 @@ impl Store {
             sqlx::query(&insert_game)
                 .bind(&g.id).bind(&g.variant).bind(&g.rules).bind(&g.start_fen)
                 .bind(&g.white).bind(&g.black).bind(g.created_at).bind(g.updated_at).bind(g.finished)
-                .bind(&g.summary.to_move).bind(i32::from(g.rated))
+                .bind(&g.summary.to_move)
+                .bind(i32::from(g.rated))
+                .bind(g.days_per_turn.and_then(|d| i32::try_from(d).ok()))
+                .bind(g.summary.deadline_at)
                 .execute(&mut *tx).await.map_err(db_err)?;
             if let Some(e) = injected_fault() {
                 return Err(e);
@@ -566,7 +611,7 @@ impl Store {
                         return Err(AppendError::Db(e));
                     }
                 }
-                sqlx::query("UPDATE games SET updated_at = ?, finished = ?, turns = ?, to_move = ?, result = ?, termination = ?, sentence = ?, winner = ? WHERE id = ?")
+                sqlx::query("UPDATE games SET updated_at = ?, finished = ?, turns = ?, to_move = ?, result = ?, termination = ?, sentence = ?, winner = ?, deadline_at = ? WHERE id = ?")
                     .bind(now)
                     .bind(finished)
                     .bind(summary.turns)
@@ -575,6 +620,7 @@ impl Store {
                     .bind(&summary.termination)
                     .bind(&summary.sentence)
                     .bind(&summary.winner)
+                    .bind(summary.deadline_at)
                     .bind(id)
                     .execute(&mut *tx)
                     .await
@@ -594,7 +640,7 @@ impl Store {
                     "WITH ins AS (INSERT INTO events (game_id, version, data, created_at) \
                      SELECT $1, $2 + t.o - 1, t.d, $4 FROM unnest($3::text[]) WITH ORDINALITY AS t(d, o)) \
                      UPDATE games SET updated_at = $4, finished = $5, turns = $6, to_move = $7, \
-                     result = $8, termination = $9, sentence = $10, winner = $11 WHERE id = $1",
+                     result = $8, termination = $9, sentence = $10, winner = $11, deadline_at = $12 WHERE id = $1",
                 )
                 .bind(id)
                 .bind(first)
@@ -607,6 +653,7 @@ impl Store {
                 .bind(&summary.termination)
                 .bind(&summary.sentence)
                 .bind(&summary.winner)
+                .bind(summary.deadline_at)
                 .execute(p)
                 .await
                 .map_err(conflict)?;
@@ -634,7 +681,7 @@ impl Store {
                 let mut l = PgListener::connect_with(p)
                     .await
                     .map_err(|e| format!("cannot listen on PostgreSQL: {e}"))?;
-                l.listen(CHANNEL)
+                l.listen_all([CHANNEL, crate::lobby::LOBBY_CHANNEL])
                     .await
                     .map_err(|e| format!("cannot listen on PostgreSQL: {e}"))?;
                 Ok(Some(l))

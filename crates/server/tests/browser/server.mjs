@@ -13,7 +13,7 @@ export const ROOT = path.resolve(here, '../../../..');
 /** The binary under test: $MENAGERIE_BIN, else the release build of `menagerie`. */
 export const BIN = process.env.MENAGERIE_BIN || path.join(ROOT, 'target/release/menagerie');
 
-/** Starts the server (on `port`, with the database in `data`, kept on stop if `keep`, `args` added); resolves to `{ url, data, stop() }`. */
+/** Starts the server (on `port`, with the database in `data`, kept on stop if `keep`, more options in `args`); resolves to `{ url, data, stop() }`. */
 export function startServer({ port = 0, data = null, keep = false, proxy: useProxy = true, args: extra = [] } = {}) {
   if (!data) data = fs.mkdtempSync(path.join(os.tmpdir(), 'menagerie-browser-'));
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--data', data, '--games-per-minute', '1000', '--open-games', '100000', '--sockets-per-address', '100000', ...extra];

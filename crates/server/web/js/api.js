@@ -1,3 +1,5 @@
+import { connectLobby } from './notify.js';
+
 // Talking to the server (PLAN.md Contract 3). Seat tokens the browser was given when it
 // created a game are kept in localStorage; a seat opened by link is in an HttpOnly cookie.
 
@@ -158,5 +160,7 @@ export function signed(diff) {
 export function header(active) {
   const link = (href, text, key) => `<a href="${href}"${active === key ? ' aria-current="page"' : ''}>${text}</a>`;
   account().then(fillAccount);
+  // the person's notices on every page (challenges, "your turn"); the home page's list too
+  setTimeout(() => connectLobby(active === 'home'), 0);
   return `<a class="brand" href="/">Menagerie</a><nav>${link('/', 'Play', 'home')}${link('/games', 'Games', 'games')}${link('/my-games', 'My games', 'my-games')}${link('/analysis', 'Analysis', 'analysis')}${link('/leaderboard', 'Leaderboard', 'leaderboard')}</nav><span class="account-nav" id="account-nav"></span>`;
 }

@@ -475,7 +475,10 @@ function renderPlayers() {
     el.dataset.color = color;
     const cls = `clock${running ? ' running' : ''}${ms != null && ms < 20000 ? ' low' : ''}${flag ? ' flagged' : ''}`;
     const clock = ms == null ? '' : `<span class="${cls}" data-clock="${color}" title="${flag ? 'Flag fallen: out of time' : running ? 'Running' : 'Stopped'}">${flag ? '<span class="flag" aria-label="flag fallen">⚑</span> ' : ''}${fmtClock(ms)}</span>`;
-    el.innerHTML = `<span class="who"><span class="name">${esc(playerLabel(color))}</span>${presenceDot(color)}</span>${clock}`;
+    // correspondence (issue 32): the side to move has until its deadline
+    const corr = state.correspondence;
+    const due = corr && corr.deadline_ms && toMove ? ` <span class="deadline" data-deadline="${color}" title="${esc(corr.days_per_turn)} day${corr.days_per_turn === 1 ? '' : 's'} a turn">moves by ${esc(new Date(corr.deadline_ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }))}</span>` : '';
+    el.innerHTML = `<span class="who"><span class="name">${esc(playerLabel(color))}</span>${presenceDot(color)}</span>${clock}${due}`;
   }
 }
 

@@ -1,9 +1,10 @@
-// Home page: pick a game (with a picture of its start position), an opponent, a colour,
+// Home page: the lobby (lobby.js), then pick a game (with a picture of its start position), an opponent, a colour,
 // the rule options and an optional clock, then start.
 
 import { api, variants, saveLocalGame, esc, header, account, PROVISIONAL_HELP } from './api.js';
 import { Board } from './board.js';
 import { snapshotFromFen } from './snapshot.js';
+import { mountLobby } from './lobby.js';
 
 const app = document.getElementById('app');
 document.getElementById('top').innerHTML = header('home');
@@ -53,7 +54,8 @@ async function main() {
   let chosen = params.get('variant') || (list[0] && list[0].id);
   app.innerHTML = `
     <section class="intro"><h1>Play a chess variant</h1>
-    <p>Pick a game, an opponent and a colour, then press Start. The rules are one click away on the game page.</p></section>
+    <p>Meet a player in the lobby, or pick a game, an opponent and a colour below and press Start. The rules are one click away on the game page.</p></section>
+    <section id="lobby" class="lobby" aria-label="The lobby"></section>
     <section class="variant-list" aria-label="Games">${list
       .map(
         (v) => `<button type="button" class="variant-card" data-variant="${esc(v.id)}" aria-pressed="false">
@@ -94,6 +96,7 @@ async function main() {
       <p class="error" id="start-error" role="alert"></p>
     </form>`;
 
+  mountLobby(app.querySelector('#lobby'), list);
   for (const v of list) {
     const box = app.querySelector(`[data-thumb="${CSS.escape(v.id)}"]`);
     const snap = v.board || v.start_board || snapshotFromFen(v.id, v.geometry, v.start_fen);

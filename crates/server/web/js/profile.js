@@ -2,7 +2,8 @@
 // every game newest first (paged, filtered by game and result), and all of them as one PGN file;
 // per game its rating (issue 33) with a chart of its history, drawn here as SVG (no library).
 
-import { api, variants, variantName, esc, header, ratingHtml, signed, PROVISIONAL_HELP } from './api.js';
+import { api, variants, variantName, esc, header, account, ratingHtml, signed, PROVISIONAL_HELP } from './api.js';
+import { expectGame, onLobby } from './notify.js';
 import { gamesTable, pager, variantSelect, localTime } from './lists.js';
 
 const app = document.getElementById('app');
@@ -130,6 +131,53 @@ async function main() {
     ${pager(games.page || page, games.pages || 1)}
     <p class="links"><a id="pgn-link" href="${esc(`${base}/games.pgn`)}" download="${esc(`${shown}.pgn`)}">Download all games (PGN)</a></p>`;
   for (const sel of app.querySelectorAll('#filters select')) sel.addEventListener('change', () => app.querySelector('#filters').requestSubmit());
+  challengeForm(shown, list);
+}
+
+/** "Challenge NAME": for a logged-in visitor on someone else's profile (issue 32). */
+async function challengeForm(shown, list) {
+  const me = await account();
+  if (!me || !me.name || me.name.toLowerCase() === shown.toLowerCase()) return;
+  const box = document.createElement('section');
+  box.id = 'challenge';
+  box.className = 'lobby-form';
+  box.innerHTML = `<h2>Challenge ${esc(shown)}</h2>
+    <form id="challenge-form">
+      <label>Game <select id="challenge-variant">${list.map((v) => `<option value="${esc(v.id)}">${esc(v.name || v.id)}</option>`).join('')}</select></label>
+      <label><input type="radio" name="challenge-kind" value="clock" checked> a clock:</label>
+      <label><input type="number" id="challenge-minutes" min="0.17" max="180" step="any" value="10"> minutes</label>
+      <label>+ <input type="number" id="challenge-increment" min="0" max="60" value="5"> seconds a turn</label>
+      <label><input type="radio" name="challenge-kind" value="days"> correspondence:</label>
+      <label><select id="challenge-days">${[1, 2, 3, 5, 7, 10, 14].map((d) => `<option${d === 3 ? ' selected' : ''}>${d}</option>`).join('')}</select> days a turn</label>
+      <label><input type="checkbox" id="challenge-rated"> rated</label>
+      <label>Your colour <select id="challenge-color"><option value="random">random</option><option value="white">White</option><option value="black">Black</option></select></label>
+      <button type="submit" class="primary" id="send-challenge">Send the challenge</button>
+    </form>
+    <p id="challenge-status" role="status"></p>`;
+  app.querySelector('#profile-name').after(box);
+  let sent = null;
+  onLobby((m) => {
+    if (!sent || m.id !== sent) return;
+    if (m.type === 'challenge-declined' || (m.type === 'challenge-gone' && m.sentence)) {
+      box.querySelector('#challenge-status').textContent = m.sentence;
+      sent = null;
+    }
+  });
+  box.querySelector('#challenge-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const $ = (s) => box.querySelector(s);
+    const body = { to: shown, variant: $('#challenge-variant').value, rated: $('#challenge-rated').checked, color: $('#challenge-color').value };
+    if (box.querySelector('input[name="challenge-kind"]:checked').value === 'days') body.days = Number($('#challenge-days').value);
+    else body.clock = { initial_ms: Math.round(Number($('#challenge-minutes').value) * 60000), increment_ms: Math.round(Number($('#challenge-increment').value) * 1000) };
+    try {
+      const c = await api('POST', '/api/challenges', body);
+      sent = c.id;
+      expectGame(c.id);
+      $('#challenge-status').textContent = `Challenge sent to ${shown}: waiting for an answer…`;
+    } catch (ex) {
+      $('#challenge-status').textContent = ex.message;
+    }
+  });
 }
 
 main();
