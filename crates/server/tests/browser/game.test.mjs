@@ -248,7 +248,8 @@ async function appointmentSeenByBlack(square) {
       /* a body that cannot be read (a redirect) */
     }
   });
-  b.on('websocket', (ws) => ws.on('framereceived', (f) => traffic.push(`ws ${f.payload}`)));
+  // the game's socket only: the lobby's (every page's notices) counts people online, which differ
+  b.on('websocket', (ws) => { if (ws.url().includes('/api/games/')) ws.on('framereceived', (f) => traffic.push(`ws ${f.payload}`)); });
   await b.goto(server.url + g.data.seats.black.url);
   await b.waitForURL(/\/game\//);
   await b.waitForSelector('svg.board [data-square]');

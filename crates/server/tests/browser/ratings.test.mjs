@@ -92,7 +92,7 @@ test('a rated friend game from the home page: at its end both pages show each ch
   assert.match(await b.textContent('#rating-change [data-color="white"]'), /^White · rita: \+242 → 1742\?$/);
   // the home page now shows the player's own rating beside the rated choice
   await a.goto(server.url + '/?variant=chess');
-  await waitUntil(a, () => document.querySelector('#my-rating').textContent !== '');
+  await waitUntil(a, () => !!document.querySelector('#my-rating') && document.querySelector('#my-rating').textContent !== '');
   assert.equal(await a.textContent('#my-rating'), '(your rating here: 1742?)');
   for (const p of [a, b]) assert.deepEqual(p.errors, []);
   for (const p of [a, b]) await p.context().close();
