@@ -94,7 +94,9 @@ async fn writes_failing_are_refused_503_nothing_half_written_and_the_server_reco
     // Reading goes on; the game is as it was; the websocket announced nothing.
     let (st, during) = call(&c, "GET", &game, Some(&w), None).await.unwrap();
     assert_eq!(st, 200);
-    assert_eq!(during, before);
+    // Who is at the table (and so when an absence may be claimed) is not the game: the
+    // black socket opened between the two reads.
+    assert_eq!(without_presence(during), without_presence(before));
     assert!(next(&mut black_ws, 300).await.is_none());
 
     // The fault clears: the same turn is played, and only it is announced.
@@ -197,6 +199,16 @@ async fn a_locked_sqlite_file_refuses_the_turn_503_then_it_plays() {
 }
 
 /// Runs `MENAGERIE_TEST_PG_RESTART` (a shell command that restarts the PostgreSQL server).
+/// The state without who is connected and the absence count, which change with the sockets
+/// and the clock rather than with the game.
+fn without_presence(mut v: Value) -> Value {
+    if let Some(o) = v.as_object_mut() {
+        o.remove("connected");
+        o.remove("absence");
+    }
+    v
+}
+
 fn restart_postgres() {
     let cmd = std::env::var("MENAGERIE_TEST_PG_RESTART")
         .expect("MENAGERIE_TEST_PG_RESTART is a command that restarts PostgreSQL");

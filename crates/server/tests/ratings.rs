@@ -191,6 +191,19 @@ async fn a_rated_game_between_two_new_accounts_ends_by_resignation_with_the_crat
     let (_, u) = alice.get("/api/users/alice").await;
     assert_eq!(u["ratings"], json!({"chess": rating_json(&w, 1, 1, 0, 0)}));
 
+    // An aborted rated game (White has moved, Black not yet) changes nothing either.
+    let id3 = rated_game(&alice, &bob).await;
+    play(&alice, &bob, &id3, &["e2e4"]).await;
+    let (code, v) = bob
+        .post(&format!("/api/games/{id3}/abort"), json!({}))
+        .await;
+    assert_eq!(code, 200, "{v}");
+    assert_eq!(v["outcome"]["code"], "aborted", "{v}");
+    assert_eq!(v["rating_change"], Value::Null);
+    assert_eq!(v["unrated_because"], "the game was aborted");
+    let (_, u) = alice.get("/api/users/alice").await;
+    assert_eq!(u["ratings"], json!({"chess": rating_json(&w, 1, 1, 0, 0)}));
+
     // The rematch of a rated game is rated.
     let (code, r) = alice
         .post(&format!("/api/games/{id}/rematch"), json!({}))

@@ -71,7 +71,7 @@ async function playTurns(a, b, n) {
   }
 }
 
-test('two accounts meet through a seek: the seek appears live for the other, who takes it; both pages go to the game and they play', async () => {
+test('two accounts meet through a seek: the seek appears live for the other, who takes it; both pages go to the game, they play and chat', async () => {
   const [a, b] = await two('alice', 'bob');
   await a.selectOption('#seek-variant', 'chess');
   await a.check('input[name="seek-kind"][value="clock"]');
@@ -101,6 +101,16 @@ test('two accounts meet through a seek: the seek appears live for the other, who
   await waitUntil(a, () => document.querySelector('#player-bottom .name').textContent === 'White · alice (you)');
   await playTurns(a, b, 4);
   assert.equal((await stateOf(b)).moves.length, 4);
+  // and they chat at the table
+  await a.waitForSelector('#chat:not([hidden])');
+  await a.fill('#chat-input', 'good luck, bob');
+  await a.press('#chat-input', 'Enter');
+  await waitUntil(b, () => document.querySelectorAll('#chat-list .chat-message').length === 1);
+  assert.equal(await b.textContent('#chat-list .chat-message .chat-text'), 'good luck, bob');
+  await b.fill('#chat-input', 'thanks, alice');
+  await b.press('#chat-input', 'Enter');
+  await waitUntil(a, () => document.querySelectorAll('#chat-list .chat-message').length === 2);
+  assert.deepEqual(await a.$$eval('#chat-list .chat-message .chat-text', (xs) => xs.map((x) => x.textContent)), ['good luck, bob', 'thanks, alice']);
   // the seek is gone from every list
   const c = await newPage(browser);
   await c.goto(server.url + '/');
