@@ -1006,6 +1006,24 @@ async fn two_processes_on_postgresql_share_one_lobby() {
         jar: owner.jar.clone(),
         base: p2.base.clone(),
     };
+    // The other process learns of the seek by a notification: wait until it lists it (a
+    // page opened there earlier gets it as a live event instead).
+    let waited = std::time::Instant::now();
+    loop {
+        let (_, list) = owner_there.get("/api/seeks").await;
+        let listed = list["seeks"]
+            .as_array()
+            .or_else(|| list.as_array())
+            .is_some_and(|a| a.iter().any(|x| x["id"] == first.as_str()));
+        if listed {
+            break;
+        }
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(10),
+            "the second process never listed the seek: {list}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
     let (mut owner_ws, hello) = owner_there.lobby(true).await;
     assert!(hello["mine"]
         .as_array()
