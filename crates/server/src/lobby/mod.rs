@@ -101,6 +101,23 @@ impl Control {
             Err(ApiError::bad(days_sentence(d)))
         }
     }
+    /// The one control a seek or a challenge (`what`) names: a clock or days per turn.
+    pub fn one_of(
+        clock: Option<ClockSpec>,
+        days: Option<u32>,
+        what: &str,
+    ) -> Result<Control, ApiError> {
+        match (clock, days) {
+            (Some(c), None) => Control::clock(c),
+            (None, Some(d)) => Control::days(d),
+            (Some(_), Some(_)) => Err(ApiError::bad(format!(
+                "{what} has a clock or days per turn (correspondence), not both"
+            ))),
+            (None, None) => Err(ApiError::bad(format!(
+                "{what} has a clock {{\"initial_ms\", \"increment_ms\"}} or \"days\" per turn (1, 2, 3, 5, 7, 10 or 14)"
+            ))),
+        }
+    }
     /// The clock of a game with this control.
     pub fn spec(self) -> Option<ClockSpec> {
         match self {

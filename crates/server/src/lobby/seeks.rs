@@ -323,20 +323,7 @@ pub async fn create_seek(
 ) -> Result<Response, ApiError> {
     let me = accounts::me(&app, &session).await?;
     let variant = games::variant_id(&b.variant)?.to_string();
-    let control = match (b.clock, b.days) {
-        (Some(c), None) => Control::clock(c)?,
-        (None, Some(d)) => Control::days(d)?,
-        (Some(_), Some(_)) => {
-            return Err(ApiError::bad(
-                "a seek has a clock or days per turn (correspondence), not both",
-            ))
-        }
-        (None, None) => {
-            return Err(ApiError::bad(
-                "a seek has a clock {\"initial_ms\", \"increment_ms\"} or \"days\" per turn (1, 2, 3, 5, 7, 10 or 14)",
-            ))
-        }
-    };
+    let control = Control::one_of(b.clock, b.days, "a seek")?;
     let color = wanted_color(b.color.as_deref())?;
     account_rules(&me, b.rated, control.days_per_turn().is_some())?;
     let range = checked_range(b.rating_range, &me)?;
