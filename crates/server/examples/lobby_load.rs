@@ -42,6 +42,7 @@ fn spawn_server(database: &str) -> Result<Server, String> {
         // Every simulated page comes from this one address; no bot takes a seek.
         .args(["--sockets-per-address", "1000000"])
         .args(["--connections-per-address", "1000000"])
+        .args(["--seeks-per-address", "1000000"])
         .args(["--bot-wait-ms", "0"])
         .args(["--database", database])
         .stdout(Stdio::piped())

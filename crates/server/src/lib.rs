@@ -73,6 +73,9 @@ pub struct ServeArgs {
     /// How many websockets one address may hold open at once (docs/api.md, Limits).
     #[arg(long, default_value_t = 64)]
     pub sockets_per_address: usize,
+    /// How many seeks and quick pairings one address may have open at once (docs/api.md, Limits).
+    #[arg(long, default_value_t = crate::limits::DEFAULT_SEEKS_PER_ADDRESS)]
+    pub seeks_per_address: usize,
     /// The address people reach the server at, e.g. `https://play.example.org` behind a
     /// proxy: records' `Site` tag, the same-origin check, and `Secure` cookies when HTTPS.
     #[arg(long)]
@@ -343,6 +346,7 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
         args.games_per_minute,
         args.open_games,
         args.sockets_per_address,
+        args.seeks_per_address,
     );
     app.lobby
         .configure(args.day_ms, args.bot_wait_ms, args.challenge_ms);

@@ -39,6 +39,8 @@ pub struct Limits {
     pub open_games: AtomicUsize,
     /// Websockets one address may hold open at once.
     pub sockets_per_ip: AtomicUsize,
+    /// Seeks and quick pairings opened from one address that may be open at once.
+    pub seeks_per_ip: AtomicUsize,
     /// The largest websocket message a client may send, in bytes.
     pub ws_message_bytes: AtomicUsize,
     /// Websocket messages a client may send in [`WS_WINDOW`].
@@ -66,6 +68,10 @@ struct Usage {
     /// Analysis searches running or queued per address.
     analyses: HashMap<IpAddr, usize>,
 }
+
+/// Seeks and quick pairings open at once from one address unless `serve` says otherwise
+/// (several people behind one address each keep [`crate::lobby::MAX_OPEN`]).
+pub const DEFAULT_SEEKS_PER_ADDRESS: usize = 50;
 
 /// The window login attempts are counted over (lichess's).
 pub const LOGIN_WINDOW: Duration = Duration::from_secs(600);
@@ -96,6 +102,7 @@ impl Default for Limits {
             games_per_minute: AtomicUsize::new(30),
             open_games: AtomicUsize::new(100),
             sockets_per_ip: AtomicUsize::new(64),
+            seeks_per_ip: AtomicUsize::new(DEFAULT_SEEKS_PER_ADDRESS),
             ws_message_bytes: AtomicUsize::new(4096),
             ws_messages_per_window: AtomicUsize::new(50),
             usage: Mutex::new(Usage::default()),
@@ -201,8 +208,20 @@ impl Limits {
         }
     }
 
+    /// Seeks and quick pairings one address may have open at once.
+    pub fn seeks_per_address(&self) -> usize {
+        Self::get(&self.seeks_per_ip)
+    }
+
     /// Sets the limits `menagerie serve` was given.
-    pub fn configure(&self, games_per_minute: usize, open_games: usize, sockets_per_ip: usize) {
+    pub fn configure(
+        &self,
+        games_per_minute: usize,
+        open_games: usize,
+        sockets_per_ip: usize,
+        seeks_per_ip: usize,
+    ) {
+        self.seeks_per_ip.store(seeks_per_ip, Ordering::Relaxed);
         self.games_per_minute
             .store(games_per_minute, std::sync::atomic::Ordering::Relaxed);
         self.open_games

@@ -135,6 +135,11 @@ const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
     // out (kept by every append, so a restarted server finds the games to end).
     ("games", "days_per_turn", "INTEGER"),
     ("games", "deadline_at", "BIGINT"),
+    // The lobby's count of people over processes (a person on two counts once) and the
+    // address that opened each seek (a limit per address).
+    ("lobby_processes", "strangers", "BIGINT"),
+    ("lobby_processes", "people", "TEXT"),
+    ("seeks", "address", "TEXT"),
 ];
 
 /// What lists show of a game, as it stands after an append.

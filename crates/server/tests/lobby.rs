@@ -265,6 +265,71 @@ async fn a_seek_is_taken_by_exactly_one_of_many_and_both_learn_the_game() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seeks_are_limited_per_address_as_well_as_per_person() {
+    let server = start(1, 0, 60_000).await;
+    // New anonymous people cost a cookie each: the address bounds what they open together.
+    server
+        .app
+        .limits
+        .seeks_per_ip
+        .store(3, std::sync::atomic::Ordering::Relaxed);
+    let people: Vec<Browser> = (0..4).map(|_| Browser::new(&server.base)).collect();
+    let mut ids = Vec::new();
+    for p in &people[..2] {
+        let (st, v) = p
+            .post(
+                "/api/seeks",
+                json!({"variant": "chess", "clock": clock(5, 0)}),
+            )
+            .await;
+        assert_eq!(st, 201, "{v}");
+        ids.push(v["id"].as_str().unwrap().to_string());
+    }
+    let (st, v) = people[2]
+        .post(
+            "/api/pairing",
+            json!({"variants": ["vyrt"], "clocks": [{"initial_ms": 60_000, "increment_ms": 0}]}),
+        )
+        .await;
+    assert_eq!(st, 202, "{v}");
+    let full = "this address has 3 seeks and quick pairings open, the most allowed: cancel one or wait until one is taken";
+    let (st, v) = people[3]
+        .post(
+            "/api/seeks",
+            json!({"variant": "chess", "clock": clock(5, 0)}),
+        )
+        .await;
+    assert_eq!((st, v["error"].as_str()), (429, Some(full)));
+    let (st, v) = people[3]
+        .post(
+            "/api/pairing",
+            json!({"variants": ["chess"], "clocks": [{"initial_ms": 60_000, "increment_ms": 0}]}),
+        )
+        .await;
+    assert_eq!((st, v["error"].as_str()), (429, Some(full)));
+    // One is cancelled: there is room again.
+    let (st, _) = people[0].delete(&format!("/api/seeks/{}", ids[0])).await;
+    assert_eq!(st, 200);
+    let (st, v) = people[3]
+        .post(
+            "/api/seeks",
+            json!({"variant": "chess", "clock": clock(5, 0)}),
+        )
+        .await;
+    assert_eq!(st, 201, "{v}");
+    assert_eq!(
+        people[3]
+            .get("/api/seeks")
+            .await
+            .1
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_matching_rules_of_seeks() {
     let s = start(1, 0, 600_000).await;
     let anon = Browser::new(&s.base);
@@ -1032,6 +1097,15 @@ async fn two_processes_on_postgresql_share_one_lobby() {
         .any(|x| x == first.as_str()));
     let watcher = Browser::new(&p2.base);
     let (mut watcher_ws, _) = watcher.lobby(true).await;
+    // The owner has a lobby page on each process: two people online, not three. Two
+    // heartbeats of each process (every 2 s) after the last socket opened: each has then
+    // counted the other's row as it stands now.
+    let (_owner_ws_here, _) = owner.lobby(false).await;
+    tokio::time::sleep(Duration::from_millis(4500)).await;
+    for b in [&owner, &watcher] {
+        let (_, info) = b.get("/api/lobby").await;
+        assert_eq!(info["online"], 2, "{}: {info}", b.base);
+    }
     let (_, v) = owner
         .post(
             "/api/seeks",

@@ -434,7 +434,7 @@ async fn wait_for_black(b: &Browser, id: &str) {
 async fn the_leaderboard_lists_people_from_ten_games_with_rd_below_110() {
     let (s, app) = start_with_app().await;
     // Forty games from one address in a minute: more than the default limit allows.
-    app.limits.configure(1000, 1000, 1000);
+    app.limits.configure(1000, 1000, 1000, 1000);
     let (gina, hugo) = (Browser::new(&s), Browser::new(&s));
     gina.sign_up("gina").await;
     hugo.sign_up("hugo").await;

@@ -255,6 +255,7 @@ async fn challenge_bot(
         provisional,
         pairing: false,
         created_at: now_ms(),
+        address: None,
     };
     let game = start_game(
         app,
@@ -391,6 +392,7 @@ pub async fn accept_challenge(
         provisional: c.provisional,
         pairing: false,
         created_at: c.created_at,
+        address: None,
     };
     let (ratings, provisional) = ratings_of(&app, &me, &variants).await?;
     let challenged = Entry {
@@ -406,6 +408,7 @@ pub async fn accept_challenge(
         provisional,
         pairing: false,
         created_at: now,
+        address: None,
     };
     let game = start_game(
         &app,

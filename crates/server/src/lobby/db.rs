@@ -10,12 +10,12 @@ use sqlx::Row;
 /// Stores a new entry.
 pub async fn insert_entry(store: &Store, e: &Entry, now: i64) -> Result<(), String> {
     let q = store.query_text(
-        "INSERT INTO seeks (id, owner, data, pairing, correspondence, created_at, seen_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO seeks (id, owner, data, pairing, correspondence, created_at, seen_at, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     );
     let data = serde_json::to_string(e).map_err(|e| format!("a seek cannot be written: {e}"))?;
     both!(store, p => {
         sqlx::query(&q).bind(&e.id).bind(&e.owner).bind(&data).bind(e.pairing)
-            .bind(e.correspondence()).bind(e.created_at).bind(now)
+            .bind(e.correspondence()).bind(e.created_at).bind(now).bind(&e.address)
             .execute(p).await.map(|_| ()).map_err(db_err)
     })
 }
@@ -84,6 +84,14 @@ pub async fn count_owned(store: &Store, owner: &str) -> Result<i64, String> {
     })
 }
 
+/// How many entries were opened from `address` and are still open.
+pub async fn count_from_address(store: &Store, address: &str) -> Result<i64, String> {
+    let q = store.query_text("SELECT COUNT(*) AS n FROM seeks WHERE address = ?");
+    both!(store, p => {
+        sqlx::query(&q).bind(address).fetch_one(p).await.and_then(|r| r.try_get::<i64, _>("n")).map_err(db_err)
+    })
+}
+
 /// Stamps entries `ids` as seen at `now` (their owners are connected).
 pub async fn touch(store: &Store, ids: &[String], now: i64) -> Result<(), String> {
     match store {
@@ -128,36 +136,67 @@ pub async fn drop_live_of(store: &Store, owner: &str, before: i64) -> Result<Vec
     })
 }
 
-/// This process's heartbeat with its online count; `(online, playing)` of all the processes
-/// alive (people with a lobby websocket; people's seats in games played in the last ten
-/// minutes).
+/// This process's heartbeat with who is online here: `people` (person keys, each counted once
+/// over all the processes) and `strangers` (sockets without a person); `(online, playing)` of
+/// all the processes alive (people with a lobby websocket; people with a seat in a game played
+/// in the last ten minutes, each once).
 pub async fn heartbeat(
     store: &Store,
     process: &str,
-    online: i64,
+    people: &[String],
+    strangers: i64,
     now: i64,
 ) -> Result<(i64, i64), String> {
+    // `online` keeps the process's whole count, which a process of an older version reads.
     let beat = store.query_text(
-        "INSERT INTO lobby_processes (id, online, beat_at) VALUES (?, ?, ?) \
-         ON CONFLICT (id) DO UPDATE SET online = excluded.online, beat_at = excluded.beat_at",
+        "INSERT INTO lobby_processes (id, online, beat_at, strangers, people) VALUES (?, ?, ?, ?, ?) \
+         ON CONFLICT (id) DO UPDATE SET online = excluded.online, beat_at = excluded.beat_at, \
+         strangers = excluded.strangers, people = excluded.people",
     );
     let old = store.query_text("DELETE FROM lobby_processes WHERE beat_at < ?");
-    let sum = store.query_text(
-        "SELECT CAST(COALESCE(SUM(online), 0) AS BIGINT) AS n FROM lobby_processes WHERE beat_at >= ?",
-    );
+    let alive = store
+        .query_text("SELECT online, strangers, people FROM lobby_processes WHERE beat_at >= ?");
     let playing = store.query_text(
-        "SELECT COUNT(*) AS n FROM seat_owners so JOIN games g ON g.id = so.game_id \
+        "SELECT COUNT(DISTINCT COALESCE('a:' || so.account_id, 'n:' || so.anon_id)) AS n \
+         FROM seat_owners so JOIN games g ON g.id = so.game_id \
          WHERE g.finished = FALSE AND g.updated_at >= ?",
     );
-    both!(store, p => {
-        sqlx::query(&beat).bind(process).bind(online).bind(now).execute(p).await.map_err(db_err)?;
+    let list = serde_json::to_string(people)
+        .map_err(|e| format!("the online list cannot be written: {e}"))?;
+    let online_here = people.len() as i64 + strangers;
+    let rows: Vec<(i64, Option<i64>, Option<String>)> = both!(store, p => {
+        sqlx::query(&beat).bind(process).bind(online_here).bind(now).bind(strangers).bind(&list)
+            .execute(p).await.map_err(db_err)?;
         sqlx::query(&old).bind(now - 60_000).execute(p).await.map_err(db_err)?;
-        let online: i64 = sqlx::query(&sum).bind(now - 10_000).fetch_one(p).await
-            .and_then(|r| r.try_get("n")).map_err(db_err)?;
-        let playing: i64 = sqlx::query(&playing).bind(now - 600_000).fetch_one(p).await
-            .and_then(|r| r.try_get("n")).map_err(db_err)?;
-        Ok((online, playing))
-    })
+        let rows = sqlx::query(&alive).bind(now - 10_000).fetch_all(p).await.map_err(db_err)?;
+        rows.iter().map(|r| Ok((r.try_get("online")?, r.try_get("strangers")?, r.try_get("people")?)))
+            .collect::<Result<Vec<_>, sqlx::Error>>().map_err(db_err)
+    })?;
+    let playing: i64 = both!(store, p => {
+        sqlx::query(&playing).bind(now - 600_000).fetch_one(p).await
+            .and_then(|r| r.try_get("n")).map_err(db_err)
+    })?;
+    Ok((online_count(&rows), playing))
+}
+
+/// People online over the processes' rows `(online, strangers, people)`: a person on two
+/// processes once, strangers summed; a row without a list (an older process) by its count.
+fn online_count(rows: &[(i64, Option<i64>, Option<String>)]) -> i64 {
+    let mut people = std::collections::HashSet::new();
+    let mut others = 0;
+    for (online, strangers, list) in rows {
+        match list
+            .as_deref()
+            .and_then(|l| serde_json::from_str::<Vec<String>>(l).ok())
+        {
+            Some(keys) => {
+                others += strangers.unwrap_or(0);
+                people.extend(keys);
+            }
+            None => others += online,
+        }
+    }
+    people.len() as i64 + others
 }
 
 /// The correspondence games in progress whose time ran out by `now`.
@@ -249,4 +288,21 @@ pub async fn expire(store: &Store, now: i64) -> Result<Vec<Challenge>, String> {
         Ok(rows.iter().filter_map(|r| r.try_get::<String, _>("data").ok())
             .filter_map(|d| serde_json::from_str(&d).ok()).collect())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::online_count;
+
+    #[test]
+    fn a_person_on_two_processes_counts_once() {
+        let rows = [
+            (2, Some(1), Some(r#"["a:x"]"#.to_string())),
+            (3, Some(1), Some(r#"["a:x","n:y"]"#.to_string())),
+            (4, None, None),
+        ];
+        // a:x once, n:y, two strangers, and the older process's 4
+        assert_eq!(online_count(&rows), 8);
+        assert_eq!(online_count(&[]), 0);
+    }
 }

@@ -180,6 +180,9 @@ pub struct Entry {
     pub pairing: bool,
     /// When it was made (Unix ms).
     pub created_at: i64,
+    /// The address it was opened from (a limit per address); never shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
 }
 
 impl Entry {
@@ -512,10 +515,13 @@ impl Lobby {
         self.persons.lock().is_ok_and(|m| m.contains_key(person))
     }
 
-    /// People with a lobby websocket on this process.
-    fn online_here(&self) -> i64 {
-        let people = self.persons.lock().map_or(0, |m| m.len());
-        (people + self.strangers.load(Ordering::Relaxed)) as i64
+    /// The people (person keys) and the strangers with a lobby websocket on this process.
+    fn online_here(&self) -> (Vec<String>, i64) {
+        let people = self
+            .persons
+            .lock()
+            .map_or_else(|_| Vec::new(), |m| m.keys().cloned().collect());
+        (people, self.strangers.load(Ordering::Relaxed) as i64)
     }
 
     /// `(online, playing)` as last counted.
@@ -592,8 +598,8 @@ async fn every_few_seconds(app: Weak<App>) {
         tick.tick().await;
         round += 1;
         let Some(app) = app.upgrade() else { return };
-        let online = app.lobby.online_here();
-        match db::heartbeat(&app.store, &app.lobby.process, online, now_ms()).await {
+        let (people, strangers) = app.lobby.online_here();
+        match db::heartbeat(&app.store, &app.lobby.process, &people, strangers, now_ms()).await {
             Ok(counts) => {
                 let changed = app
                     .lobby

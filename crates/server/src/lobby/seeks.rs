@@ -9,6 +9,7 @@ use crate::api::JsonBody;
 use crate::app::{random_id, ApiError, App, NewGame, Player, Seating};
 use crate::clock::ClockSpec;
 use crate::games;
+use crate::limits::ClientIp;
 use crate::ratings::{self, Rater};
 use crate::store::now_ms;
 use axum::extract::{Path, State};
@@ -299,6 +300,19 @@ async fn open(app: &Arc<App>, e: &Entry) -> Result<(), ApiError> {
             format!("you have {MAX_OPEN} seeks and quick pairings open: cancel one first"),
         ));
     }
+    // Anonymous people are cheap to make (a new cookie each): the address bounds them.
+    if let Some(a) = &e.address {
+        let most = app.limits.seeks_per_address();
+        let open = db::count_from_address(&app.store, a)
+            .await
+            .map_err(ApiError::unavailable)?;
+        if open >= most as i64 {
+            return Err(ApiError::new(
+                429,
+                format!("this address has {most} seeks and quick pairings open, the most allowed: cancel one or wait until one is taken"),
+            ));
+        }
+    }
     db::insert_entry(&app.store, e, now_ms())
         .await
         .map_err(ApiError::unavailable)?;
@@ -318,6 +332,7 @@ fn game_answer(status: StatusCode, mut body: Value, game: Option<&str>) -> Respo
 /// took it at once).
 pub async fn create_seek(
     State(app): State<Arc<App>>,
+    ClientIp(ip): ClientIp,
     session: Session,
     JsonBody(b): JsonBody<SeekBody>,
 ) -> Result<Response, ApiError> {
@@ -343,6 +358,7 @@ pub async fn create_seek(
         provisional,
         pairing: false,
         created_at: now_ms(),
+        address: ip.map(|ip| ip.to_string()),
     };
     open(&app, &e).await?;
     let game = match_new(&app, &e, true).await?;
@@ -357,6 +373,7 @@ pub async fn create_seek(
 /// "waiting": true}` (the game then comes on the lobby websocket).
 pub async fn create_pairing(
     State(app): State<Arc<App>>,
+    ClientIp(ip): ClientIp,
     session: Session,
     JsonBody(b): JsonBody<PairingBody>,
 ) -> Result<Response, ApiError> {
@@ -400,6 +417,7 @@ pub async fn create_pairing(
         provisional,
         pairing: true,
         created_at: now_ms(),
+        address: ip.map(|ip| ip.to_string()),
     };
     open(&app, &e).await?;
     match match_new(&app, &e, false).await? {
@@ -532,6 +550,7 @@ pub async fn accept_seek(
         provisional,
         pairing: false,
         created_at: now_ms(),
+        address: None,
     };
     // The one DELETE that removes the row decides who gets the game.
     let Some(seek) = db::take(&app.store, &id)

@@ -2,7 +2,8 @@
 // browser contexts meet through a seek and through quick pairing (two sets of games that
 // overlap in one: they are paired in that one) and play a few turns; a challenge from a
 // profile accepted, and one declined with a reason; a game against a bot started from the
-// lobby.
+// lobby; a correspondence turn reaching the other player's open page (notice bar, browser
+// notification, "my games").
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -203,4 +204,59 @@ test('a game against a bot started from the lobby: the engine level answers at o
   assert.equal(await a.textContent('#player-top .name'), 'Black · Engine level 1');
   assert.deepEqual(a.errors, []);
   await a.context().close();
+});
+
+test('correspondence: a turn played reaches the other player on another page, in the notice bar and through the browser\'s notifications, and "my games" lists it first', async () => {
+  const a = await newPage(browser);
+  const b = await newPage(browser, { permissions: ['notifications'] });
+  // Records what the page asks the browser to show (the notification itself is the browser's).
+  await b.context().addInitScript(() => {
+    window.__notified = [];
+    const Native = window.Notification;
+    if (!Native) return;
+    window.Notification = class extends Native {
+      constructor(title, options) {
+        window.__notified.push((options && options.body) || title);
+        super(title, options);
+      }
+    };
+  });
+  await signup(a, 'gwen');
+  await signup(b, 'hugo');
+  await a.selectOption('#seek-variant', 'chess');
+  await a.check('input[name="seek-kind"][value="days"]');
+  await a.selectOption('#seek-days', '2');
+  await a.selectOption('#seek-color', 'white');
+  await a.click('#create-seek');
+  await a.waitForSelector('#seeks tr.mine .cancel-seek');
+  const id = await a.getAttribute('#seeks tr.mine', 'data-seek');
+  await b.click(`#seeks tr[data-seek="${id}"] .accept-seek`);
+  const game = await bothInGame(a, b);
+  const sa = await stateOf(a);
+  assert.equal(sa.you, 'white');
+  assert.equal(sa.correspondence.days_per_turn, 2);
+  // Black waits on the home page; its lobby socket is open once the counts show.
+  await b.goto(server.url + '/');
+  await waitUntil(b, () => /online/.test((document.querySelector('#lobby-counts') || {}).textContent || ''));
+  assert.equal(await b.locator(`.your-turn-notice[data-game="${game}"]`).count(), 0);
+  await waitUntil(a, () => document.querySelector('#status').textContent.startsWith('Your turn'));
+  await playByPointing(a, sa.legal.find((t) => t.canonical === 'e2e4'));
+  await waitForMoves(a, 1);
+  const notice = `.your-turn-notice[data-game="${game}"] a`;
+  await b.waitForSelector(notice);
+  assert.equal(await b.textContent(notice), 'Your turn against gwen in Orthodox chess');
+  assert.equal(await b.getAttribute(notice, 'href'), `/game/${game}`);
+  assert.deepEqual(await b.evaluate(() => window.__notified), ['Your turn against gwen in Orthodox chess.']);
+  // "My games": the game waiting for this player comes first.
+  await b.goto(server.url + '/my-games');
+  await b.waitForSelector('#playing tbody tr');
+  assert.equal(await b.getAttribute('#playing tbody tr:first-child', 'data-game'), game);
+  assert.equal(await b.textContent('#playing tbody tr:first-child [data-col="status"]'), 'Your turn');
+  // The notice is still there on a page opened after the turn; it leads to the game.
+  await b.waitForSelector(notice);
+  await b.click(notice);
+  await b.waitForURL(new RegExp(`/game/${game}$`));
+  await waitUntil(b, () => document.querySelector('#status').textContent.startsWith('Your turn'));
+  for (const p of [a, b]) assert.deepEqual(p.errors, []);
+  for (const p of [a, b]) await p.context().close();
 });
