@@ -111,7 +111,7 @@ pub async fn shown(app: &App, who: &Rater, variant: &str) -> Result<Shown, ApiEr
         .standing(who, variant)
         .await
         .map_err(ApiError::unavailable)?
-        .map_or_else(|| who.start(), |s| s.rating);
+        .map_or_else(|| who.start(), |s| s.today(now_ms()).rating);
     Ok(Shown {
         rating: rating.rating,
         rd: rating.deviation,
@@ -177,6 +177,23 @@ impl Standing {
             return 0.0;
         }
         (i128::from(at_ms) - i128::from(self.last_ms)) as f64 / MS_PER_DAY
+    }
+
+    /// The standing as of `now_ms`: its deviation grown by each whole rating period without a
+    /// rated game (Glicko-2: φ* = √(φ² + σ²) a period; the rating and volatility stay), as the
+    /// pages, the lobby and the leaderboards show it. A game rates from the exact time
+    /// instead (`rate_game`), so the shown figure is at most one period behind that.
+    pub fn today(&self, now_ms: i64) -> Standing {
+        let params = Params::default();
+        let periods = (self.days_to(now_ms).max(0.0) * params.rating_periods_per_day).floor();
+        let days = periods / params.rating_periods_per_day;
+        Standing {
+            rating: self
+                .rating
+                .after_inactivity(days, &params)
+                .unwrap_or(self.rating),
+            ..*self
+        }
     }
 
     /// The figures as `GET /api/users/NAME` shows them.
@@ -943,7 +960,9 @@ pub async fn user_ratings(app: &App, account: &str) -> Result<Value, ApiError> {
         .await
         .map_err(ApiError::unavailable)?;
     Ok(Value::Object(
-        all.into_iter().map(|(v, s)| (v, s.json())).collect(),
+        all.into_iter()
+            .map(|(v, s)| (v, s.today(now_ms()).json()))
+            .collect(),
     ))
 }
 
@@ -999,8 +1018,7 @@ fn bot_json(level: u32, variant: &str, stored: &BTreeMap<(String, String), Stand
     let who = Rater::Bot(level);
     let s = stored
         .get(&(who.key(), variant.to_string()))
-        .copied()
-        .unwrap_or_else(|| Standing::first(who.start()));
+        .map_or_else(|| Standing::first(who.start()), |s| s.today(now_ms()));
     json!({
         "rating": s.rating.rating,
         "rd": s.rating.deviation,
@@ -1054,11 +1072,17 @@ pub async fn leaderboard(
     let id = games::variant_id(&variant).map_err(|e| match e {
         games::GameError::UnknownVariant(s) | games::GameError::Bad(s) => ApiError::not_found(s),
     })?;
-    let people = app
+    let now = now_ms();
+    // The stored deviation qualified; the deviation grown to today must qualify too.
+    let people: Vec<(String, Standing)> = app
         .store
-        .leaderboard(id, now_ms())
+        .leaderboard(id, now)
         .await
-        .map_err(ApiError::unavailable)?;
+        .map_err(ApiError::unavailable)?
+        .into_iter()
+        .map(|(name, s)| (name, s.today(now)))
+        .filter(|(_, s)| s.rating.deviation < menagerie_ratings::PROVISIONAL_DEVIATION)
+        .collect();
     let players: Vec<Value> = people
         .iter()
         .enumerate()
@@ -1178,5 +1202,34 @@ mod tests {
             (3, 1, Some(1650.0), 30)
         );
         assert_eq!(s.days_to(30 + 86_400_000), 1.0);
+    }
+
+    #[test]
+    fn a_shown_deviation_grows_by_each_whole_rating_period_without_a_game() {
+        const DAY: i64 = 86_400_000;
+        let s =
+            Standing::first(Rating::new_player()).after(Rating::new(1700.0, 60.0, 0.06), 1.0, 0);
+        // 0.21436 periods a day: the first whole period ends after 4.67 days.
+        assert_eq!(s.today(4 * DAY), s);
+        // A rating period: RD* = sqrt(60² + (173.7178 × 0.06)²) = 60.8973...
+        let one = s.today(5 * DAY).rating;
+        let sigma = menagerie_ratings::SCALE * 0.06;
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        assert!(close(
+            one.deviation,
+            (60.0f64 * 60.0 + sigma * sigma).sqrt()
+        ));
+        assert_eq!((one.rating, one.volatility), (1700.0, 0.06));
+        // 100 days: 21 periods.
+        assert!(close(
+            s.today(100 * DAY).rating.deviation,
+            (60.0f64 * 60.0 + sigma * sigma * 21.0).sqrt()
+        ));
+        // Off the leaderboard after 400 days (85 periods: 113.3).
+        assert!(s.today(365 * DAY).rating.deviation < 110.0);
+        assert!(s.today(400 * DAY).rating.deviation > 110.0);
+        // Nothing grows before a holder's first game.
+        let new = Standing::first(Rating::new_player());
+        assert_eq!(new.today(365 * DAY), new);
     }
 }

@@ -78,8 +78,16 @@ pub async fn start_in(data: &std::path::Path) -> Server {
 
 /// A server whose state (limits, game cache) the test can reach.
 pub async fn start_with_app() -> (Server, std::sync::Arc<menagerie_server::app::App>) {
+    start_with_app_on(None).await
+}
+
+/// The same on `database` (a PostgreSQL URL), or on a temporary SQLite file when `None`.
+pub async fn start_with_app_on(
+    database: Option<String>,
+) -> (Server, std::sync::Arc<menagerie_server::app::App>) {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let args = serve_args(dir.path().join("data"));
+    let mut args = serve_args(dir.path().join("data"));
+    args.database = database;
     let running = menagerie_server::start(&args)
         .await
         .expect("the server starts");
