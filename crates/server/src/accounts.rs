@@ -500,9 +500,11 @@ pub async fn login(
         .map_err(ApiError::unavailable)?;
     let Some((id, name, hash, epoch)) = found else {
         let _ = verify_password(b.password, dummy_hash().to_string()).await;
+        app.limits.login_failed(ip, &b.name);
         return Err(ApiError::new(401, "the name or the password is wrong"));
     };
     if !verify_password(b.password, hash).await {
+        app.limits.login_failed(ip, &b.name);
         return Err(ApiError::new(401, "the name or the password is wrong"));
     }
     log_in(&session, &id, epoch).await?;

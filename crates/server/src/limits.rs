@@ -61,7 +61,9 @@ struct Usage {
     creator: HashMap<String, IpAddr>,
     /// Open websockets per address.
     sockets: HashMap<IpAddr, usize>,
-    /// Login attempts per name (lower case) and per address, and sign-ups per address.
+    /// Failed logins per name (lower case) from each address and from all of them, login
+    /// attempts per address, and sign-ups per address.
+    failures_by_name_ip: HashMap<(String, IpAddr), VecDeque<Instant>>,
     logins_by_name: HashMap<String, VecDeque<Instant>>,
     logins_by_ip: HashMap<IpAddr, VecDeque<Instant>>,
     signups_by_ip: HashMap<IpAddr, VecDeque<Instant>>,
@@ -75,8 +77,11 @@ pub const DEFAULT_SEEKS_PER_ADDRESS: usize = 50;
 
 /// The window login attempts are counted over (lichess's).
 pub const LOGIN_WINDOW: Duration = Duration::from_secs(600);
-/// Login attempts one name may have in [`LOGIN_WINDOW`].
+/// Failed logins one name may have from one address in [`LOGIN_WINDOW`].
 pub const LOGINS_PER_NAME: usize = 10;
+/// Failed logins one name may have from all addresses together in [`LOGIN_WINDOW`] (a guess
+/// spread over many addresses; ten addresses are needed to reach it, where one was before).
+pub const LOGINS_PER_NAME_EVERYWHERE: usize = 100;
 /// Login attempts one address may make in [`LOGIN_WINDOW`].
 pub const LOGINS_PER_ADDRESS: usize = 200;
 /// Accounts one address may create in [`LOGIN_WINDOW`].
@@ -94,6 +99,14 @@ fn within(q: &mut VecDeque<Instant>, window: Duration, max: usize, now: Instant)
     }
     q.push_back(now);
     true
+}
+
+/// Whether fewer than `max` of `q`'s times fall within `window` of `now` (older ones dropped).
+fn recent_below(q: &mut VecDeque<Instant>, window: Duration, max: usize, now: Instant) -> bool {
+    while q.front().is_some_and(|t| now.duration_since(*t) > window) {
+        q.pop_front();
+    }
+    q.len() < max
 }
 
 impl Default for Limits {
@@ -244,31 +257,52 @@ impl Limits {
             !q.is_empty()
         };
         u.logins_by_name.retain(|_, q| fresh(q));
+        u.failures_by_name_ip.retain(|_, q| fresh(q));
         u.logins_by_ip.retain(|_, q| fresh(q));
         u.signups_by_ip.retain(|_, q| fresh(q));
     }
 
-    /// Counts a login attempt for `name` from `ip`; 429 past 10 a name or 200 an address in
-    /// ten minutes (lichess's limits).
+    /// Counts a login attempt for `name` from `ip`; 429 past 200 attempts from the address,
+    /// 10 failed logins of the name from the address or 100 from everywhere, in ten minutes.
+    /// Only failures count for a name ([`Limits::login_failed`]), and each address apart, so
+    /// a stranger who guesses wrong from one address cannot lock the owner out.
     pub fn may_log_in(&self, ip: Option<IpAddr>, name: &str) -> Result<(), ApiError> {
         let Ok(mut u) = self.usage.lock() else {
             return Ok(());
         };
         let now = Instant::now();
+        let key = name.to_ascii_lowercase();
         if let Some(ip) = ip {
             let q = u.logins_by_ip.entry(ip).or_default();
             if !within(q, LOGIN_WINDOW, LOGINS_PER_ADDRESS, now) {
                 return Err(ApiError::new(429, format!("this address has tried to log in {LOGINS_PER_ADDRESS} times in ten minutes, the most allowed; wait and try again")));
             }
+            if let Some(q) = u.failures_by_name_ip.get_mut(&(key.clone(), ip)) {
+                if !recent_below(q, LOGIN_WINDOW, LOGINS_PER_NAME, now) {
+                    return Err(ApiError::new(429, format!("this name has had {LOGINS_PER_NAME} failed logins from this address in ten minutes, the most allowed; wait and try again")));
+                }
+            }
         }
-        let q = u
-            .logins_by_name
-            .entry(name.to_ascii_lowercase())
-            .or_default();
-        if !within(q, LOGIN_WINDOW, LOGINS_PER_NAME, now) {
-            return Err(ApiError::new(429, format!("this name has had {LOGINS_PER_NAME} login attempts in ten minutes, the most allowed; wait and try again")));
+        if let Some(q) = u.logins_by_name.get_mut(&key) {
+            if !recent_below(q, LOGIN_WINDOW, LOGINS_PER_NAME_EVERYWHERE, now) {
+                return Err(ApiError::new(429, format!("this name has had {LOGINS_PER_NAME_EVERYWHERE} failed logins in ten minutes, the most allowed; wait and try again")));
+            }
         }
         Ok(())
+    }
+
+    /// Counts a failed login of `name` from `ip` (see [`Limits::may_log_in`]).
+    pub fn login_failed(&self, ip: Option<IpAddr>, name: &str) {
+        let Ok(mut u) = self.usage.lock() else { return };
+        let now = Instant::now();
+        let key = name.to_ascii_lowercase();
+        if let Some(ip) = ip {
+            u.failures_by_name_ip
+                .entry((key.clone(), ip))
+                .or_default()
+                .push_back(now);
+        }
+        u.logins_by_name.entry(key).or_default().push_back(now);
     }
 
     /// Counts an account created from `ip`; 429 past 20 in ten minutes.
@@ -390,5 +424,67 @@ impl MessageMeter {
         }
         self.window.push_back(now);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(n: u8) -> Option<IpAddr> {
+        Some(IpAddr::from([10, 0, 0, n]))
+    }
+
+    fn refused(l: &Limits, from: Option<IpAddr>, name: &str) -> Option<(u16, String)> {
+        l.may_log_in(from, name)
+            .err()
+            .map(|e| (e.status, e.message))
+    }
+
+    #[test]
+    fn failed_logins_shut_one_address_out_of_a_name_not_its_owner_elsewhere() {
+        let l = Limits::default();
+        // Successful logins never count against a name.
+        for _ in 0..3 * LOGINS_PER_NAME {
+            assert_eq!(refused(&l, ip(2), "carol"), None);
+        }
+        for _ in 0..LOGINS_PER_NAME {
+            assert_eq!(refused(&l, ip(1), "Carol"), None);
+            l.login_failed(ip(1), "Carol");
+        }
+        assert_eq!(
+            refused(&l, ip(1), "carol"),
+            Some((429, "this name has had 10 failed logins from this address in ten minutes, the most allowed; wait and try again".into()))
+        );
+        // The owner, from another address, and other names from the first address, go on.
+        assert_eq!(refused(&l, ip(2), "carol"), None);
+        assert_eq!(refused(&l, ip(1), "dave"), None);
+    }
+
+    #[test]
+    fn a_guess_spread_over_many_addresses_is_stopped_at_a_hundred_failures() {
+        let l = Limits::default();
+        for n in 0..LOGINS_PER_NAME_EVERYWHERE {
+            let from = ip(u8::try_from(n / LOGINS_PER_NAME).unwrap_or(0) + 10);
+            assert_eq!(refused(&l, from, "carol"), None, "attempt {n}");
+            l.login_failed(from, "carol");
+        }
+        assert_eq!(
+            refused(&l, ip(99), "carol"),
+            Some((429, "this name has had 100 failed logins in ten minutes, the most allowed; wait and try again".into()))
+        );
+        assert_eq!(refused(&l, ip(99), "dave"), None);
+    }
+
+    #[test]
+    fn an_address_has_two_hundred_attempts_in_ten_minutes() {
+        let l = Limits::default();
+        for n in 0..LOGINS_PER_ADDRESS {
+            assert_eq!(refused(&l, ip(3), &format!("name{n}")), None);
+        }
+        assert_eq!(
+            refused(&l, ip(3), "carol"),
+            Some((429, "this address has tried to log in 200 times in ten minutes, the most allowed; wait and try again".into()))
+        );
     }
 }

@@ -483,7 +483,7 @@ async fn accounts_sign_up_log_in_and_out() {
     assert_eq!(st, 201);
 }
 
-/// Logins are limited per name (10 in ten minutes).
+/// Failed logins are limited per name and address (10 in ten minutes).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn logins_are_rate_limited_per_name() {
     let s = start().await;
@@ -511,7 +511,7 @@ async fn logins_are_rate_limited_per_name() {
     assert_eq!(st, 429);
     assert_eq!(
         v["error"],
-        "this name has had 10 login attempts in ten minutes, the most allowed; wait and try again"
+        "this name has had 10 failed logins from this address in ten minutes, the most allowed; wait and try again"
     );
 }
 
