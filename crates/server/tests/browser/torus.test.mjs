@@ -1,7 +1,8 @@
 // The 3D torus view of Vyrt (issue 35) against the real `menagerie serve`: it draws (a pixel
 // check of the canvas), turns entered by pointing in 3D cross both seams and are played, the
 // view keeps in step with the flat board after the engine's reply, the analysis board has it
-// too, and a browser without WebGL gets the one sentence and keeps the flat board.
+// too, Flip turns the 3D view with the flat board (Black points at squares there), and a
+// browser without WebGL gets the one sentence and keeps the flat board.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,8 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, launch, newPage, waitUntil } from './browser.mjs';
-import { startServer, call, ROOT } from './server.mjs';
-import { stateOf, waitForMoves } from './pages.mjs';
+import { startServer, call, ROOT, pointsOf } from './server.mjs';
+import { stateOf, waitForMoves, playByPointing } from './pages.mjs';
 
 const SHOTS = path.join(ROOT, 'docs/screenshots');
 const LIGHT = [0xee, 0xe3, 0xc8];
@@ -192,6 +193,52 @@ test('torus: turns pointed at in 3D cross the file seam and the rank seam; the v
   assert.ok(await pointOf(page, 'E2'), 'White\'s side faces the viewer again');
   assert.deepEqual(page.errors, [], 'no console errors');
   await page.context().close();
+});
+
+test('torus: Flip turns the 3D view as it turns the flat board; Black\'s side faces Black, who points at squares there', async () => {
+  const g = await call(server.url, 'POST', '/api/games', { variant: 'vyrt', white: 'human', black: 'human' });
+  assert.equal(g.status, 201, JSON.stringify(g.data));
+  const w = await openIn3d(g.data.seats.white.url);
+  const b = await openIn3d(g.data.seats.black.url);
+  const orientation = (page) => page.evaluate(() => document.querySelector('.torus3d').dataset.orientation);
+  assert.equal(await orientation(w), 'white');
+  assert.equal(await orientation(b), 'black');
+  const near = (p, q) => p && q && Math.abs(p.x - q.x) < 1.5 && Math.abs(p.y - q.y) < 1.5;
+  // In the start view each sees its own side in the same place: the square turned half round
+  // both ways from White's E2 (on the flat drawing) stands for Black where E2 stands for White.
+  const e2 = await pointOf(w, 'E2');
+  assert.ok(e2, 'White\'s E2 faces White');
+  const turned = await b.evaluate(() => {
+    const { squares, geometry: g } = document.querySelector('.torus3d').torusView.board.snapshot;
+    const e = squares.find((s) => s.name === 'E2');
+    return squares.find((s) => s.file === g.width - 1 - e.file && s.rank === g.height - 1 - e.rank).name;
+  });
+  assert.notEqual(turned, 'E2');
+  const there = await pointOf(b, turned);
+  assert.ok(near(there, e2), `Black's ${turned} at ${JSON.stringify(there)}, White's E2 at ${JSON.stringify(e2)}`);
+  assert.ok(!near(await pointOf(b, 'E2'), e2), 'Black does not see White\'s side in front');
+  // Flip on Black's page: White's view, square for square; again: Black's.
+  await b.click('#flip');
+  await waitUntil(b, () => document.querySelector('.torus3d').dataset.orientation === 'white');
+  assert.ok(near(await pointOf(b, 'E2'), e2));
+  assert.equal(await b.getAttribute('svg.board', 'data-orientation'), 'white', 'the flat board turned too');
+  await b.click('#flip');
+  await waitUntil(b, () => document.querySelector('.torus3d').dataset.orientation === 'black');
+  const both = await piecesBoth(b);
+  assert.equal(both.torus, both.flat);
+  // White plays on the flat board; Black answers by pointing in the flipped 3D view.
+  await w.uncheck('#torus-3d');
+  const sw = await stateOf(w);
+  await playByPointing(w, sw.legal.find((t) => pointsOf(t).length === 2));
+  await waitForMoves(b, 1);
+  await waitUntil(b, () => document.querySelector('#status').textContent.startsWith('Your turn'));
+  const sb = await stateOf(b);
+  const reply = sb.legal.find((t) => pointsOf(t).length === 2);
+  for (const sq of pointsOf(reply)) await click3d(b, sq);
+  await waitForMoves(b, 2);
+  assert.equal((await stateOf(b)).moves[1].canonical, reply.canonical);
+  for (const p of [w, b]) assert.deepEqual(p.errors, [], 'no console errors');
+  for (const p of [w, b]) await p.context().close();
 });
 
 test('torus: zooming with the wheel, and the analysis board has the view (for Vyrt only)', async () => {

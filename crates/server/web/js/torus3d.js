@@ -76,7 +76,7 @@ export function mountTorusView(board, tools) {
   reset.type = 'button';
   reset.id = 'torus-start-view';
   reset.hidden = true;
-  reset.title = "Back to the start view: White's side towards you";
+  reset.title = 'Back to the start view: your side of the board towards you';
   reset.textContent = 'Start view (3D)';
   const note = document.createElement('span');
   note.className = 'torus-note';
@@ -181,6 +181,21 @@ export class TorusView {
     return this.board.snapshot.geometry;
   }
 
+  /** Whether the board is seen from Black's side (the page's Flip, or Black's seat). */
+  get flipped() {
+    return this.board.orientation === 'black';
+  }
+
+  /**
+   * Where square (file, rank) is drawn on the torus, in squares: itself, or turned half round
+   * both ways when flipped (as the flat board turns), so that the viewer's own side faces
+   * them in the start view. Its own inverse.
+   */
+  drawnAt(file, rank) {
+    const g = this.geometry;
+    return this.flipped ? [g.width - 1 - file, g.height - 1 - rank] : [file, rank];
+  }
+
   /** A point of the torus and its outward normal at board coordinates (s along files, t along ranks, in squares). */
   surface(s, t, lift = 0) {
     const g = this.geometry;
@@ -226,7 +241,7 @@ export class TorusView {
     return geo;
   }
 
-  /** Back to the start view: White's side (ranks 1 and 2) towards the viewer, the ring seen from above. */
+  /** Back to the start view: the viewer's side (White's ranks 1 and 2, or Black's when flipped) towards them, the ring seen from above. */
   startView() {
     this.ring.quaternion.setFromAxisAngle(new this.T.Vector3(1, 0, 0), START_TILT);
     this.distance = START_DISTANCE;
@@ -298,6 +313,7 @@ export class TorusView {
     const d = this.host.dataset;
     d.last = last.join(' ');
     d.selected = board.clicks.join(' ');
+    d.orientation = board.orientation;
     d.targets = [...targets.keys()].sort().join(' ');
     this.redraw();
   }
@@ -319,8 +335,9 @@ export class TorusView {
     }
     const c = this.paper.getContext('2d');
     for (const sq of board.squares) {
-      const x = sq.file * PX;
-      const y = (H - 1 - sq.rank) * PX;
+      const [df, dr] = this.drawnAt(sq.file, sq.rank);
+      const x = df * PX;
+      const y = (H - 1 - dr) * PX;
       const marks = sq.marks || [];
       const shade = (sq.file + sq.rank) % 2 === 0 ? 'dark' : 'light';
       const zone = marks.includes('court') ? 'court-' : marks.includes('border') ? 'border-' : '';
@@ -357,11 +374,11 @@ export class TorusView {
       // round the middle one
       c.fillStyle = COLORS.coord;
       c.font = `600 ${Math.round(PX * 0.24)}px system-ui, sans-serif`;
-      if (sq.rank === 0 || sq.rank === Math.floor(H / 2) - 1) {
+      if (dr === 0 || dr === Math.floor(H / 2) - 1) {
         c.textAlign = 'right';
         c.fillText(g.files[sq.file], x + PX - 8, y + PX - 10);
       }
-      if (sq.file === 0 || sq.file === Math.floor(W / 2)) {
+      if (df === 0 || df === Math.floor(W / 2)) {
         c.textAlign = 'left';
         c.fillText(g.ranks[sq.rank], x + 8, y + PX * 0.28);
       }
@@ -379,7 +396,7 @@ export class TorusView {
 
   /** The pieces as upright pictures standing on their squares. */
   placePieces(board) {
-    const key = board.squares.map((s) => (s.piece ? `${s.name}:${s.piece.owner}:${s.piece.kind}` : '')).join(',');
+    const key = this.board.orientation + board.squares.map((s) => (s.piece ? `${s.name}:${s.piece.owner}:${s.piece.kind}` : '')).join(',');
     if (key === this.piecesKey) return;
     this.piecesKey = key;
     for (const old of this.pieces.children) old.material.dispose();
@@ -390,7 +407,8 @@ export class TorusView {
       const sprite = new this.T.Sprite(new this.T.SpriteMaterial({ map: this.pieceTexture(sq.piece), alphaTest: 0.3 }));
       // lifted off the surface along its normal, so that it stands clear of the curved tube
       // from every side it can be seen from
-      const { p } = this.surface(sq.file + 0.5, sq.rank + 0.5, 0.2);
+      const [df, dr] = this.drawnAt(sq.file, sq.rank);
+      const { p } = this.surface(df + 0.5, dr + 0.5, 0.2);
       sprite.position.copy(p);
       sprite.scale.set(0.56, 0.56, 1);
       sprite.userData.square = sq.name;
@@ -432,8 +450,7 @@ export class TorusView {
     if (!hit) return null;
     if (hit.object !== this.mesh) return hit.object.userData.square;
     const g = this.geometry;
-    const f = Math.min(g.width - 1, Math.floor(hit.uv.x * g.width));
-    const rank = Math.min(g.height - 1, Math.floor(hit.uv.y * g.height));
+    const [f, rank] = this.drawnAt(Math.min(g.width - 1, Math.floor(hit.uv.x * g.width)), Math.min(g.height - 1, Math.floor(hit.uv.y * g.height)));
     const sq = this.board.snapshot.squares[rank * g.width + f];
     return sq ? sq.name : null;
   }
@@ -448,7 +465,8 @@ export class TorusView {
     const sq = this.board.snapshot.squares.find((s) => s.name === name);
     if (!sq) return null;
     this.ring.updateMatrixWorld(true);
-    const centre = this.surface(sq.file + 0.5, sq.rank + 0.5).p.applyMatrix4(this.ring.matrixWorld);
+    const [df, dr] = this.drawnAt(sq.file, sq.rank);
+    const centre = this.surface(df + 0.5, dr + 0.5).p.applyMatrix4(this.ring.matrixWorld);
     const p = centre.clone().project(this.camera);
     if (Math.abs(p.x) > 1 || Math.abs(p.y) > 1) return null;
     this.raycaster.setFromCamera(new this.T.Vector2(p.x, p.y), this.camera);
