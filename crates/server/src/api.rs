@@ -97,7 +97,7 @@ fn too_large() -> ApiError {
     )
 }
 
-use crate::access::{seat_of, token_of, viewer_of};
+use crate::access::{seat_of, viewer_of};
 use tower_sessions::Session;
 
 type AppState = State<Arc<App>>;
@@ -257,9 +257,7 @@ pub async fn state(
     let viewer = viewer_of(&app, &headers, &session, &id).await?;
     let h = app.handle(&id).await?;
     let live = h.live.lock().await;
-    Ok(no_store(
-        axum::Json(live.state_for(viewer, None)).into_response(),
-    ))
+    Ok(no_store(axum::Json(live.state(viewer)).into_response()))
 }
 
 /// Marks an answer as one no cache may keep (it depends on who asks).
@@ -269,22 +267,21 @@ pub fn no_store(mut r: Response) -> Response {
     r
 }
 
-/// The seat a request acts for, the game, and the seat's token.
+/// The seat a request acts for, and the game.
 async fn acting(
     app: &Arc<App>,
     headers: &HeaderMap,
     session: &Session,
     id: &str,
-) -> Result<(Color, Arc<Handle>, String), ApiError> {
+) -> Result<(Color, Arc<Handle>), ApiError> {
     let me = seat_of(app, headers, session, id).await?;
-    let token = token_of(headers, id)?.unwrap_or_default();
     let h = app.handle(id).await?;
-    Ok((me, h, token))
+    Ok((me, h))
 }
 
-fn ok_state(live: &Live, me: Color, token: &str) -> Result<Response, ApiError> {
+fn ok_state(live: &Live, me: Color) -> Result<Response, ApiError> {
     Ok(no_store(
-        axum::Json(live.state_for(Viewer::Player(me), Some(token))).into_response(),
+        axum::Json(live.state(Viewer::Player(me))).into_response(),
     ))
 }
 
@@ -306,14 +303,13 @@ pub async fn play(
     // A turn reads nothing before its append (one round trip); `play_turn` catches up and
     // checks again when this process's copy of the game was behind.
     let me = seat_of(&app, &headers, &session, &id).await?;
-    let token = token_of(&headers, &id)?.unwrap_or_default();
     let h = app.handle_for_turn(&id).await?;
     let mut live = h.live.lock().await;
     if b.mv.len() > 256 {
         return Err(ApiError::bad("a turn's text is at most 256 characters"));
     }
     app.play_turn(&h, &mut live, me, &b.mv).await?;
-    ok_state(&live, me, &token)
+    ok_state(&live, me)
 }
 
 fn over(live: &Live) -> Result<(), ApiError> {
@@ -334,7 +330,7 @@ pub async fn abort(
     session: Session,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (me, h, token) = acting(&app, &headers, &session, &id).await?;
+    let (me, h) = acting(&app, &headers, &session, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
     if live.both_moved() {
@@ -351,7 +347,7 @@ pub async fn abort(
     end["by"] = json!("abort");
     let events = vec![json!({"type": "abort", "color": color_word(me)}), end];
     app.commit(&h, &mut live, events).await?;
-    ok_state(&live, me, &token)
+    ok_state(&live, me)
 }
 
 /// A claim on the opponent's absence (`win-on-absence`, `draw-on-absence`): refused unless
@@ -410,12 +406,12 @@ pub async fn resign(
     session: Session,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (me, h, token) = acting(&app, &headers, &session, &id).await?;
+    let (me, h) = acting(&app, &headers, &session, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
     let o = games::external_outcome(live.game.as_ref(), "resignation", Some(me.other()));
     app.end(&h, &mut live, o, "resignation").await?;
-    ok_state(&live, me, &token)
+    ok_state(&live, me)
 }
 
 /// `POST /api/games/{id}/offer-draw`: an offer, or the acceptance of the opponent's.
@@ -425,13 +421,13 @@ pub async fn offer_draw(
     session: Session,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (me, h, token) = acting(&app, &headers, &session, &id).await?;
+    let (me, h) = acting(&app, &headers, &session, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
     if live.draw_offer == Some(me.other()) {
         let o = games::external_outcome(live.game.as_ref(), "agreement", None);
         app.end(&h, &mut live, o, "agreement").await?;
-        return ok_state(&live, me, &token);
+        return ok_state(&live, me);
     }
     if live.draw_offer == Some(me) {
         return Err(ApiError::conflict("you have already offered a draw"));
@@ -442,7 +438,7 @@ pub async fn offer_draw(
         events.push(json!({"type": "draw-decline", "color": color_word(me.other())}));
     }
     app.commit(&h, &mut live, events).await?;
-    ok_state(&live, me, &token)
+    ok_state(&live, me)
 }
 
 /// Refuses unless the opponent of `me` has offered a draw (to `verb`: accept, decline).
@@ -463,13 +459,13 @@ pub async fn accept_draw(
     session: Session,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (me, h, token) = acting(&app, &headers, &session, &id).await?;
+    let (me, h) = acting(&app, &headers, &session, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
     opponents_draw_offer(&live, me, "accept")?;
     let o = games::external_outcome(live.game.as_ref(), "agreement", None);
     app.end(&h, &mut live, o, "agreement").await?;
-    ok_state(&live, me, &token)
+    ok_state(&live, me)
 }
 
 /// `POST /api/games/{id}/decline-draw`.
@@ -479,13 +475,13 @@ pub async fn decline_draw(
     session: Session,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (me, h, token) = acting(&app, &headers, &session, &id).await?;
+    let (me, h) = acting(&app, &headers, &session, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
     opponents_draw_offer(&live, me, "decline")?;
     let ev = json!({"type": "draw-decline", "color": color_word(me)});
     app.commit(&h, &mut live, vec![ev]).await?;
-    ok_state(&live, me, &token)
+    ok_state(&live, me)
 }
 
 #[derive(Deserialize)]
@@ -504,7 +500,7 @@ pub async fn claim(
     headers: HeaderMap,
     JsonBody(b): JsonBody<ClaimBody>,
 ) -> Result<Response, ApiError> {
-    let (me, h, token) = acting(&app, &headers, &session, &id).await?;
+    let (me, h) = acting(&app, &headers, &session, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
     let wanted = b.claim.trim();
@@ -514,7 +510,7 @@ pub async fn claim(
         _ => None,
     } {
         claim_on_absence(&app, &h, &mut live, me, win).await?;
-        return ok_state(&live, me, &token);
+        return ok_state(&live, me);
     }
     let offered = games::claims(live.game.as_ref(), Viewer::Player(me));
     let Some(found) = offered
@@ -538,7 +534,7 @@ pub async fn claim(
     } else {
         app.make_claim(&h, &mut live, me, &found).await?;
     }
-    ok_state(&live, me, &token)
+    ok_state(&live, me)
 }
 
 #[derive(Deserialize, Default)]
@@ -557,7 +553,7 @@ pub async fn takeback(
     headers: HeaderMap,
     JsonBody(b): JsonBody<TakebackBody>,
 ) -> Result<Response, ApiError> {
-    let (me, h, token) = acting(&app, &headers, &session, &id).await?;
+    let (me, h) = acting(&app, &headers, &session, &id).await?;
     let mut live = h.live.lock().await;
     over(&live)?;
     let pending = live.takeback_request;
@@ -609,7 +605,7 @@ pub async fn takeback(
             app.commit(&h, &mut live, vec![ev]).await?;
         }
     }
-    ok_state(&live, me, &token)
+    ok_state(&live, me)
 }
 
 /// How many plies go back so that `side` is to move again before its last turn.
@@ -911,7 +907,7 @@ pub async fn rematch(
     headers: HeaderMap,
     JsonBody(b): JsonBody<RematchBody>,
 ) -> Result<Response, ApiError> {
-    let (me, h, token) = acting(&app, &headers, &session, &id).await?;
+    let (me, h) = acting(&app, &headers, &session, &id).await?;
     let mut live = h.live.lock().await;
     if live.outcome().is_none() {
         return Err(ApiError::conflict(
@@ -953,7 +949,7 @@ pub async fn rematch(
             None => {
                 let ev = json!({"type": "rematch-offer", "color": color_word(me)});
                 app.commit(&h, &mut live, vec![ev]).await?;
-                return ok_state(&live, me, &token);
+                return ok_state(&live, me);
             }
         }
     }
@@ -1048,7 +1044,6 @@ pub async fn websocket(
     let ws =
         ws.map_err(|e| ApiError::bad(format!("this path takes a websocket: {}", e.body_text())))?;
     let since = q.since.unwrap_or(0).max(0);
-    let token = token_of(&headers, &id)?;
     let guard = app.limits.open_socket(ip)?;
     let meter = crate::limits::MessageMeter::new(&app.limits);
     // Messages up to 64 KiB are read so that a large one is refused with a sentence. The
@@ -1058,9 +1053,7 @@ pub async fn websocket(
         .max_message_size(MAX_BODY)
         .read_buffer_size(4096)
         .write_buffer_size(0)
-        .on_upgrade(move |socket| {
-            crate::ws::run(socket, app, h, viewer, token, since, meter, guard)
-        }))
+        .on_upgrade(move |socket| crate::ws::run(socket, app, h, viewer, since, meter, guard)))
 }
 
 /// `GET /api/rules/{variant}`: the players' guide in Markdown.

@@ -321,15 +321,8 @@ impl Live {
         s
     }
 
-    /// The event as `viewer` may see it (no seat token known: a rematch's url is null).
+    /// The event as `viewer` may see it (no event carries a seat token).
     pub fn project(&self, ev: &Value, viewer: Viewer) -> Value {
-        self.project_for(ev, viewer, None)
-    }
-
-    /// The event as `viewer` may see it: a rematch carries a player's link to its own seat
-    /// in the new game (`null` for spectators and the umpire). `_token` is not used: no
-    /// event carries a token.
-    pub fn project_for(&self, ev: &Value, viewer: Viewer, _token: Option<&str>) -> Value {
         if ev["type"] != "turn" {
             let mut ev = ev.clone();
             if let Some(o) = ev.as_object_mut() {
@@ -414,13 +407,8 @@ impl Live {
         json!({"white": one(Color::White), "black": one(Color::Black)})
     }
 
-    /// The game as `viewer` may see it, with no seat token known.
+    /// The game as `viewer` may see it (Contract 3's state JSON; it carries no seat token).
     pub fn state(&self, viewer: Viewer) -> Value {
-        self.state_for(viewer, None)
-    }
-
-    /// The game as `viewer` may see it (Contract 3's state JSON); `_token` is not used.
-    pub fn state_for(&self, viewer: Viewer, _token: Option<&str>) -> Value {
         let g = self.game.as_ref();
         let moves = games::moves_seen(g, viewer);
         let view = games::view_position(g, viewer, &self.rules);

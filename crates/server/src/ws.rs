@@ -28,21 +28,16 @@ async fn send(sink: &mut futures_util::stream::SplitSink<WebSocket, Message>, m:
 
 /// The messages for versions after `since`, the last one carrying the state; when there is
 /// nothing new, one `sync` message with the state.
-async fn messages(
-    h: &Handle,
-    viewer: Viewer,
-    token: Option<&str>,
-    since: i64,
-) -> (Vec<Value>, i64) {
+async fn messages(h: &Handle, viewer: Viewer, since: i64) -> (Vec<Value>, i64) {
     let live = h.live.lock().await;
     let version = live.version();
-    let state = live.state_for(viewer, token);
+    let state = live.state(viewer);
     let from = since.clamp(0, version) as usize;
     let mut out: Vec<Value> = live.events[from..]
         .iter()
         .enumerate()
         .map(|(i, ev)| {
-            json!({"version": from as i64 + i as i64 + 1, "event": live.project_for(ev, viewer, token), "state": null})
+            json!({"version": from as i64 + i as i64 + 1, "event": live.project(ev, viewer), "state": null})
         })
         .collect();
     match out.last_mut() {
@@ -96,7 +91,6 @@ pub async fn run(
     app: Arc<App>,
     h: Arc<Handle>,
     viewer: Viewer,
-    token: Option<String>,
     since: i64,
     mut meter: MessageMeter,
     _guard: SocketGuard,
@@ -107,7 +101,7 @@ pub async fn run(
     let room = crate::chat::room_of(viewer);
     let game_id = h.live.lock().await.row.id.clone();
     let _at_table = AtTable::new(app, game_id, viewer);
-    let (first, mut sent) = messages(&h, viewer, token.as_deref(), since).await;
+    let (first, mut sent) = messages(&h, viewer, since).await;
     for m in first {
         if !send(&mut sink, Message::Text(m.to_string().into())).await {
             return;
@@ -141,7 +135,7 @@ pub async fn run(
                     Ok(_) | Err(RecvError::Lagged(_)) => {}
                     Err(RecvError::Closed) => return,
                 }
-                let (msgs, version) = messages(&h, viewer, token.as_deref(), sent).await;
+                let (msgs, version) = messages(&h, viewer, sent).await;
                 if version <= sent {
                     continue;
                 }
