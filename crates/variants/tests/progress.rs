@@ -366,3 +366,38 @@ fn imperial_mates_instead_of_stepping_back_when_far_ahead() {
     assert_eq!(outcome.winner, Some(Color::Black));
     assert_eq!(outcome.termination, menagerie_core::Termination::Checkmate);
 }
+
+/// Little Cheops Imperial with a Castle standing: the engine searches one umpire position
+/// per hypothesis about the opponent's sealed papers. Each hypothesis compares the game's
+/// earlier positions (the player's views, which have no papers of the opponent) by
+/// `key_under`: an earlier view with the same board as the current one has exactly the
+/// key of each hypothesis's root, so every hypothesis's search sees the repetition (before,
+/// only the hypothesis without a secret did).
+#[test]
+fn every_hypothesis_of_a_hidden_search_sees_the_games_repetitions() {
+    use menagerie_cheops::Style;
+    // White's Castle on g7 (Towers f6 and h8, Civilians f8 and h6); Black's Civilians on
+    // c11 and k11.
+    let fen = "6k6/13/2c7c2/13/13/5C1T5/13/5T1C5/13/13/13/13/6K6 w g7 - 0 60";
+    let pos = CheopsPosition::from_fen(Style::Imperial, fen).expect("position");
+    let view = pos
+        .hidden_view(Color::White)
+        .expect("Imperial hides papers");
+    let hypotheses = view.hypotheses();
+    // No secret, or a sealed Deputy on c11 or k11.
+    assert_eq!(hypotheses.len(), 3);
+    assert_eq!(hypotheses[0].key(), view.key());
+    assert_eq!(view.key_under(&hypotheses[0]), view.key());
+    for hyp in &hypotheses[1..] {
+        assert_ne!(view.key(), hyp.key());
+        assert_eq!(view.key_under(hyp), hyp.key());
+    }
+    // A view with another board keeps another key under every hypothesis.
+    let mut other = pos.clone();
+    let step = other.parse_move("g1g2").expect("the King steps");
+    other.play(step);
+    let other = other.hidden_view(Color::White).expect("a view");
+    for hyp in &hypotheses {
+        assert_ne!(other.key_under(hyp), hyp.key());
+    }
+}
