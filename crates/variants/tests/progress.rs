@@ -303,7 +303,7 @@ fn repetition_scores<P: Position, E: Evaluator<P> + Clone>(
 
 #[test]
 fn a_repetition_scores_as_the_draw_it_leads_to_in_every_game() {
-    // Whatever the rulebook's count (chess and Vyrt: threefold; Little Cheops: the third
+    // Whatever the rulebook's count (chess, Vyrt, Cypher: threefold; Little Cheops: the third
     // occurrence, R36), a side that can repeat a position can repeat it again: the search
     // scores the first repetition as the draw, less the contempt against a weaker opponent.
     let draw = (Score::Cp(0), Score::Cp(-40));
@@ -321,6 +321,15 @@ fn a_repetition_scores_as_the_draw_it_leads_to_in_every_game() {
             "vyrt",
             ["B1-C3", "B8-C6", "C3-B1", "C6-B8"],
             &VyrtEval::default()
+        ),
+        draw
+    );
+    // Cypher: threefold repetition, a draw of half a point each (R21).
+    assert_eq!(
+        repetition_scores::<menagerie_cypher::CypherPosition, _>(
+            "cypher",
+            ["c1-a2", "c9-a8", "a2-c1", "a8-c9"],
+            &menagerie_variants::eval::cypher::CypherEval::default()
         ),
         draw
     );
