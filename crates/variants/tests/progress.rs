@@ -224,6 +224,31 @@ fn engine_move(game: &dyn AnyGame, nodes: u64) -> String {
         .expect("a move")
 }
 
+/// The score of `mv` (canonical text) alone at the end of `game`, searched to `depth` with
+/// the game's earlier positions counting for repetitions and no idle margin.
+fn score_of<P: Position, E: Evaluator<P> + Clone>(
+    game: &dyn AnyGame,
+    eval: &E,
+    mv: &str,
+    depth: u32,
+) -> i32 {
+    let g = game.as_any().downcast_ref::<Game<P>>().expect("typed game");
+    let positions = g.positions();
+    let history: Vec<u64> = positions[..positions.len() - 1]
+        .iter()
+        .map(|p| p.key())
+        .collect();
+    let root = g.position();
+    let mv = root.parse_move(mv).expect("a legal move");
+    let mut searcher = menagerie_engine::Searcher::new(eval.clone(), 1);
+    searcher.restrict_root(vec![mv]);
+    searcher
+        .search(root, &history, &Limits::depth(depth), |_| {})
+        .last
+        .score
+        .raw()
+}
+
 #[test]
 fn imperial_never_reinspects_a_certified_civilian_when_progress_scores_about_the_same() {
     let g = replay("little-cheops-imperial", IMPERIAL_GAME_1);
@@ -251,6 +276,15 @@ fn common_does_not_step_straight_back_when_progress_scores_about_the_same() {
     let eval = CheopsEval::default();
     assert_eq!(idle::<CheopsPosition, _>(&*g, &eval), ["c5c4"]);
     assert_eq!(engine_move(&*g, 20_000), "c5b6");
+    // Searched alone to the same depth, the step back and the progressing move score
+    // within the margin of each other: the idle one is not chosen for a near tie.
+    // The engine's last iteration (depth 3 at 20,000 nodes) scores c5b6 -97; the step back,
+    // searched alone to that depth, scores exactly the same: a tie, and progress wins it.
+    let r = Engine::new(16).search(&*g, &Limits::nodes(20_000), None, &mut |_| {});
+    assert_eq!((r.info.depth, r.info.score), (3, Score::Cp(-97)));
+    let back = score_of::<CheopsPosition, _>(&*g, &eval, "c5c4", 3);
+    let on = score_of::<CheopsPosition, _>(&*g, &eval, "c5b6", 3);
+    assert_eq!((back, on), (-97, -97));
 }
 
 #[test]

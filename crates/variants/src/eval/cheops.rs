@@ -150,8 +150,6 @@ impl CheopsEval {
     /// [`Self::white_score`] with the tables of this evaluation and piece table.
     #[inline]
     fn score_with(&self, prep: &mut Prepared, pos: &CheopsPosition) -> i32 {
-        let rules = pos.rules();
-        let n = rules.n;
         let geo = prep.geo;
         let cells = pos.cells();
         // The terms read per square, White's minus Black's, with the material alone in the
