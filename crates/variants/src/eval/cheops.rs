@@ -49,9 +49,10 @@ pub struct CheopsEval {
     /// (the advance table alone gives nothing for the first steps on 13x13).
     pub mop_up_pawn: i32,
     /// How much of the evaluation the fifty-round count takes away as it runs (R38): the
-    /// score is scaled by `(fifty - count) / fifty` with the count (turns since the last
-    /// Pawn move, capture or arrest) at most the challenge's; 0 for none. A side ahead then
-    /// gains by a Pawn move, a capture or an arrest before the count runs out.
+    /// score is scaled by `(fifty - count) / fifty`, the count being the turns since the
+    /// last Pawn move, capture or arrest, at most the challenge's, as a hundred at the
+    /// challenge's end (two thirds of the score left at 300); 0 for no scaling. A side
+    /// ahead then gains by a Pawn move, a capture or an arrest before the count runs out.
     pub fifty: i32,
 }
 
