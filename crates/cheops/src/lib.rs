@@ -290,6 +290,20 @@ impl Position for CheopsPosition {
     fn hypotheses(&self) -> Vec<Self> {
         self.sealed_hypotheses()
     }
+    fn key_under(&self, hypothesis: &Self) -> u64 {
+        // The hypothesis's sealed papers of the opponent, as if they had been there all
+        // along: a position of the game repeats under it only with the same board, and then
+        // the same Civilians carry them (unless the opponent appointed in between, which
+        // the view cannot tell).
+        let opponent = hypothesis.turn().other();
+        let secret = hypothesis.papers & hypothesis.occ[opponent.index()];
+        if secret.is_empty() {
+            return self.key();
+        }
+        let mut with = self.clone();
+        with.papers |= secret;
+        with.key()
+    }
 
     fn variant(&self) -> &'static str {
         self.rules.style.id()

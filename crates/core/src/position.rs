@@ -510,6 +510,15 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn hypotheses(&self) -> Vec<Self> {
         Vec::new()
     }
+
+    /// The key of this position, one of the game's earlier positions as the side now to move
+    /// saw it (its [`Position::hidden_view`]), as it would be with the opponent's secrets of
+    /// `hypothesis` (one of the current view's [`Position::hypotheses`]): a search of that
+    /// hypothesis compares the game's earlier positions by these keys, since its own
+    /// positions carry secrets the views leave out. Default: [`Position::key`].
+    fn key_under(&self, _hypothesis: &Self) -> u64 {
+        self.key()
+    }
 }
 
 /// Who looks at a game: a player, a spectator, or the umpire who sees everything.

@@ -1116,8 +1116,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     }
 
     /// Searches for the side to move of a game with hidden information, from its `view`
-    /// only ([`Position::hidden_view`]), whose game reached it through views with keys
-    /// `history`.
+    /// only ([`Position::hidden_view`]), whose game reached it through the positions
+    /// `earlier` as that side saw them (its views, oldest first). Each hypothesis compares
+    /// them by [`Position::key_under`], so every hypothesis's search sees repetitions of the
+    /// game's earlier positions, not only the one without a secret.
     ///
     /// With one hypothesis about the opponent's secret (or none), this is a plain search of
     /// the view. With several ([`Position::hypotheses`], each an umpire position consistent
@@ -1130,13 +1132,18 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     pub fn search_hidden(
         &mut self,
         view: &P,
-        history: &[u64],
+        earlier: &[P],
         limits: &Limits,
         mut on_iteration: impl FnMut(&Iteration<P::Move>),
     ) -> HiddenSearch<P> {
+        // The search keeps the last 100 positions of the game only.
+        let earlier = &earlier[earlier.len().saturating_sub(100)..];
+        let history_under =
+            |hyp: &P| -> Vec<u64> { earlier.iter().map(|p| p.key_under(hyp)).collect() };
         let hypotheses = view.hypotheses();
         if hypotheses.len() <= 1 {
-            let result = self.search(view, history, limits, on_iteration);
+            let history: Vec<u64> = earlier.iter().map(|p| p.key()).collect();
+            let result = self.search(view, &history, limits, on_iteration);
             return HiddenSearch {
                 result,
                 line_root: view.clone(),
@@ -1164,9 +1171,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 contempt: limits.contempt,
             }
         };
+        let histories: Vec<Vec<u64>> = hypotheses.iter().map(history_under).collect();
         // Phase 1: each hypothesis's own best move (about half the budget).
         let mut bests = Vec::new();
-        for (i, hyp) in hypotheses.iter().enumerate() {
+        for (i, (hyp, history)) in hypotheses.iter().zip(&histories).enumerate() {
             let left = 2 * h - i as u64;
             let sub = share(left, total_nodes);
             let result = self.search(hyp, history, &sub, |it| {
@@ -1216,7 +1224,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         for &mv in &candidates {
             let mut worst: Option<(i32, Iteration<P::Move>, usize)> = None;
             let mut total = 0i32;
-            for (k, (hyp, own)) in hypotheses.iter().zip(&bests).enumerate() {
+            for (k, ((hyp, own), history)) in
+                hypotheses.iter().zip(&bests).zip(&histories).enumerate()
+            {
                 let last = if own.best == Some(mv) && own.last.pv.first() == Some(&mv) {
                     own.last.clone()
                 } else {

@@ -239,13 +239,13 @@ impl<P: Position, E: Evaluator<P> + Clone> VariantSearcher for Typed<P, E> {
         let (text_root, line_root, mut result) = if let Some(view) = root.hidden_view(me) {
             // Hidden information: the engine sees what the side to move sees, never the
             // umpire's position, and its history as that side saw it.
-            let history: Vec<u64> = earlier
+            // (The search keeps the last 100 positions of the game only.)
+            let seen: Vec<P> = earlier[earlier.len().saturating_sub(100)..]
                 .iter()
-                .map(|p| p.hidden_view(me).map_or(0, |v| v.key()))
+                .map(|p| p.hidden_view(me).unwrap_or_else(|| p.clone()))
                 .collect();
-            let hidden = searcher.search_hidden(&view, &history, limits, |it| {
-                on_iteration(&info_of(&view, it))
-            });
+            let hidden = searcher
+                .search_hidden(&view, &seen, limits, |it| on_iteration(&info_of(&view, it)));
             (view, hidden.line_root, hidden.result)
         } else {
             let history: Vec<u64> = earlier.iter().map(|p| p.key()).collect();

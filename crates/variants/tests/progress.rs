@@ -224,6 +224,31 @@ fn engine_move(game: &dyn AnyGame, nodes: u64) -> String {
         .expect("a move")
 }
 
+/// The score of `mv` (canonical text) alone at the end of `game`, searched to `depth` with
+/// the game's earlier positions counting for repetitions and no idle margin.
+fn score_of<P: Position, E: Evaluator<P> + Clone>(
+    game: &dyn AnyGame,
+    eval: &E,
+    mv: &str,
+    depth: u32,
+) -> i32 {
+    let g = game.as_any().downcast_ref::<Game<P>>().expect("typed game");
+    let positions = g.positions();
+    let history: Vec<u64> = positions[..positions.len() - 1]
+        .iter()
+        .map(|p| p.key())
+        .collect();
+    let root = g.position();
+    let mv = root.parse_move(mv).expect("a legal move");
+    let mut searcher = menagerie_engine::Searcher::new(eval.clone(), 1);
+    searcher.restrict_root(vec![mv]);
+    searcher
+        .search(root, &history, &Limits::depth(depth), |_| {})
+        .last
+        .score
+        .raw()
+}
+
 #[test]
 fn imperial_never_reinspects_a_certified_civilian_when_progress_scores_about_the_same() {
     let g = replay("little-cheops-imperial", IMPERIAL_GAME_1);
@@ -251,6 +276,15 @@ fn common_does_not_step_straight_back_when_progress_scores_about_the_same() {
     let eval = CheopsEval::default();
     assert_eq!(idle::<CheopsPosition, _>(&*g, &eval), ["c5c4"]);
     assert_eq!(engine_move(&*g, 20_000), "c5b6");
+    // Searched alone to the same depth, the step back and the progressing move score
+    // within the margin of each other: the idle one is not chosen for a near tie.
+    // The engine's last iteration (depth 3 at 20,000 nodes) scores c5b6 -97; the step back,
+    // searched alone to that depth, scores exactly the same: a tie, and progress wins it.
+    let r = Engine::new(16).search(&*g, &Limits::nodes(20_000), None, &mut |_| {});
+    assert_eq!((r.info.depth, r.info.score), (3, Score::Cp(-97)));
+    let back = score_of::<CheopsPosition, _>(&*g, &eval, "c5c4", 3);
+    let on = score_of::<CheopsPosition, _>(&*g, &eval, "c5b6", 3);
+    assert_eq!((back, on), (-97, -97));
 }
 
 #[test]
@@ -303,7 +337,7 @@ fn repetition_scores<P: Position, E: Evaluator<P> + Clone>(
 
 #[test]
 fn a_repetition_scores_as_the_draw_it_leads_to_in_every_game() {
-    // Whatever the rulebook's count (chess and Vyrt: threefold; Little Cheops: the third
+    // Whatever the rulebook's count (chess, Vyrt, Cypher: threefold; Little Cheops: the third
     // occurrence, R36), a side that can repeat a position can repeat it again: the search
     // scores the first repetition as the draw, less the contempt against a weaker opponent.
     let draw = (Score::Cp(0), Score::Cp(-40));
@@ -321,6 +355,15 @@ fn a_repetition_scores_as_the_draw_it_leads_to_in_every_game() {
             "vyrt",
             ["B1-C3", "B8-C6", "C3-B1", "C6-B8"],
             &VyrtEval::default()
+        ),
+        draw
+    );
+    // Cypher: threefold repetition, a draw of half a point each (R21).
+    assert_eq!(
+        repetition_scores::<menagerie_cypher::CypherPosition, _>(
+            "cypher",
+            ["c1-a2", "c9-a8", "a2-c1", "a8-c9"],
+            &menagerie_variants::eval::cypher::CypherEval::default()
         ),
         draw
     );
@@ -365,4 +408,39 @@ fn imperial_mates_instead_of_stepping_back_when_far_ahead() {
     let outcome = g.outcome().expect("the game is over");
     assert_eq!(outcome.winner, Some(Color::Black));
     assert_eq!(outcome.termination, menagerie_core::Termination::Checkmate);
+}
+
+/// Little Cheops Imperial with a Castle standing: the engine searches one umpire position
+/// per hypothesis about the opponent's sealed papers. Each hypothesis compares the game's
+/// earlier positions (the player's views, which have no papers of the opponent) by
+/// `key_under`: an earlier view with the same board as the current one has exactly the
+/// key of each hypothesis's root, so every hypothesis's search sees the repetition (before,
+/// only the hypothesis without a secret did).
+#[test]
+fn every_hypothesis_of_a_hidden_search_sees_the_games_repetitions() {
+    use menagerie_cheops::Style;
+    // White's Castle on g7 (Towers f6 and h8, Civilians f8 and h6); Black's Civilians on
+    // c11 and k11.
+    let fen = "6k6/13/2c7c2/13/13/5C1T5/13/5T1C5/13/13/13/13/6K6 w g7 - 0 60";
+    let pos = CheopsPosition::from_fen(Style::Imperial, fen).expect("position");
+    let view = pos
+        .hidden_view(Color::White)
+        .expect("Imperial hides papers");
+    let hypotheses = view.hypotheses();
+    // No secret, or a sealed Deputy on c11 or k11.
+    assert_eq!(hypotheses.len(), 3);
+    assert_eq!(hypotheses[0].key(), view.key());
+    assert_eq!(view.key_under(&hypotheses[0]), view.key());
+    for hyp in &hypotheses[1..] {
+        assert_ne!(view.key(), hyp.key());
+        assert_eq!(view.key_under(hyp), hyp.key());
+    }
+    // A view with another board keeps another key under every hypothesis.
+    let mut other = pos.clone();
+    let step = other.parse_move("g1g2").expect("the King steps");
+    other.play(step);
+    let other = other.hidden_view(Color::White).expect("a view");
+    for hyp in &hypotheses {
+        assert_ne!(other.key_under(hyp), hyp.key());
+    }
 }

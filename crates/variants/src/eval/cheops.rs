@@ -41,8 +41,19 @@ pub struct CheopsEval {
     /// game could drift to the ply cap, every quiet move scoring the same.
     pub mop_up_lead: i32,
     /// Centipawns per step of that drive (the lone King's distance from the centre, and
-    /// closeness of the two Kings).
+    /// closeness of the two Kings) at a lead of `mop_up_lead`; it grows with the lead, up
+    /// to four times at four times that lead, so a side far ahead drives harder.
     pub mop_up: i32,
+    /// In that drive, centipawns per rank a Pawn of the leading side has advanced from its
+    /// own first rank: far ahead, a Pawn that walks to promotion is progress at every step
+    /// (the advance table alone gives nothing for the first steps on 13x13).
+    pub mop_up_pawn: i32,
+    /// How much of the evaluation the fifty-round count takes away as it runs (R38): the
+    /// score is scaled by `(fifty - count) / fifty`, the count being the turns since the
+    /// last Pawn move, capture or arrest, at most the challenge's, as a hundred at the
+    /// challenge's end (two thirds of the score left at 300); 0 for no scaling. A side
+    /// ahead then gains by a Pawn move, a capture or an arrest before the count runs out.
+    pub fifty: i32,
 }
 
 impl Default for CheopsEval {
@@ -74,6 +85,8 @@ impl Default for CheopsEval {
             centre: 3,
             mop_up_lead: 400,
             mop_up: 6,
+            mop_up_pawn: 8,
+            fifty: 300,
         }
     }
 }
@@ -98,6 +111,18 @@ impl CheopsEval {
             }
         }
         values
+    }
+
+    /// `score` scaled down as the fifty-round count runs (see [`CheopsEval::fifty`]).
+    pub fn fifty_scaled(&self, score: i32, pos: &CheopsPosition) -> i32 {
+        if self.fifty <= 0 {
+            return score;
+        }
+        let limit = pos.rules().settings.challenge_turns;
+        let count = pos.halfmove().min(limit) as i32;
+        // The count in the challenge's hundred turns, whatever count the game agreed.
+        let count = count * 100 / limit.max(1) as i32;
+        score * (self.fifty - count) / self.fifty
     }
 
     /// The evaluation from White's point of view.
@@ -126,8 +151,6 @@ impl CheopsEval {
     /// [`Self::white_score`] with the tables of this evaluation and piece table.
     #[inline]
     fn score_with(&self, prep: &mut Prepared, pos: &CheopsPosition) -> i32 {
-        let rules = pos.rules();
-        let n = rules.n;
         let geo = prep.geo;
         let cells = pos.cells();
         // The terms read per square, White's minus Black's, with the material alone in the
@@ -184,14 +207,22 @@ impl CheopsEval {
                 };
             }
         }
+        // Far ahead: the side behind (`weak`) is driven, the leader's Pawns walk on.
+        let mop_up = lead.abs() >= self.mop_up_lead && kings.iter().all(|&k| k != usize::MAX);
+        let weak = usize::from(lead > 0);
         for (side, color) in [Color::White, Color::Black].into_iter().enumerate() {
             let k = kings[side];
             if k == usize::MAX {
                 continue;
             }
             // Own pieces next to the King, enemy pieces within two steps but Civilians and
-            // Pawns.
-            let shelter = (geo.ring[k] & pos.occupied_by(color)).count() as i32;
+            // Pawns. A King far behind gets no shelter: Civilians are never captured, so
+            // the ones round it would otherwise hold the lone King in the middle.
+            let shelter = if mop_up && side == weak {
+                0
+            } else {
+                (geo.ring[k] & pos.occupied_by(color)).count() as i32
+            };
             let mut danger = 0;
             let mut foes = geo.zone[k] & pos.occupied_by(color.other());
             while let Some(t) = foes.pop_first() {
@@ -200,19 +231,58 @@ impl CheopsEval {
             let own = self.shelter * shelter.min(4) - self.king_danger * danger;
             score += if side == 0 { own } else { -own };
         }
-        if lead.abs() >= self.mop_up_lead && kings.iter().all(|&k| k != usize::MAX) {
-            // The lone King's distance from the centre, and how close the two Kings are.
-            let (strong, weak) = if lead > 0 { (0, 1) } else { (1, 0) };
-            let (sk, wk) = (kings[strong], kings[weak]);
-            let centre = (n / 2) as i32;
-            let edge = centre - geo.centrality[wk];
-            let apart = (i32::from(rules.file[sk]) - i32::from(rules.file[wk]))
-                .abs()
-                .max((i32::from(rules.rank[sk]) - i32::from(rules.rank[wk])).abs());
-            let own = self.mop_up * (2 * edge + (n as i32 - 1 - apart));
-            score += if strong == 0 { own } else { -own };
+        if mop_up {
+            score += self.mop_up_score(prep, pos, lead, kings);
         }
         score
+    }
+
+    /// The drive of a side far ahead (`lead`, White's material minus Black's, at least
+    /// `mop_up_lead` either way), White's point of view: the other King's distance from the
+    /// centre, how close the two Kings are, both scaled with the lead, and the leader's
+    /// Pawns' ranks advanced.
+    fn mop_up_score(
+        &self,
+        prep: &Prepared,
+        pos: &CheopsPosition,
+        lead: i32,
+        kings: [usize; 2],
+    ) -> i32 {
+        let rules = pos.rules();
+        let n = rules.n as i32;
+        let (strong, weak) = if lead > 0 { (0, 1) } else { (1, 0) };
+        let (sk, wk) = (kings[strong], kings[weak]);
+        let centre = n / 2;
+        let edge = centre - prep.geo.centrality[wk];
+        let apart = (i32::from(rules.file[sk]) - i32::from(rules.file[wk]))
+            .abs()
+            .max((i32::from(rules.rank[sk]) - i32::from(rules.rank[wk])).abs());
+        // Scaled with the lead: one at `mop_up_lead`, four at four times it (in 64ths).
+        let lead_abs = lead.abs().min(4 * self.mop_up_lead);
+        let scale = (64 * lead_abs) / self.mop_up_lead.max(1);
+        let mut own = self.mop_up * (2 * edge + (n - 1 - apart)) * scale / 64;
+        if self.mop_up_pawn != 0 {
+            let color = if strong == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let cells = pos.cells();
+            let mut pawns = pos.occupied_by(color);
+            while let Some(s) = pawns.pop_first() {
+                let c = usize::from(cells[s.index()] & 31);
+                if prep.kind[c] == KIND_PAWN {
+                    let r = i32::from(rules.rank[s.index()]);
+                    let advanced = if strong == 0 { r } else { n - 1 - r };
+                    own += self.mop_up_pawn * advanced;
+                }
+            }
+        }
+        if strong == 0 {
+            own
+        } else {
+            -own
+        }
     }
 }
 
@@ -318,6 +388,8 @@ const KIND_PLAIN: u8 = 0;
 const KIND_KING: u8 = 1;
 /// [`Prepared::kind`]: a Master (its screen captures are looked for).
 const KIND_MASTER: u8 = 2;
+/// [`Prepared::kind`]: a Pawn (not special: read only by the mop-up).
+const KIND_PAWN: u8 = 3;
 
 thread_local! {
     /// The tables of the evaluations this thread used lately (the search asks at every
@@ -413,9 +485,10 @@ impl Prepared {
                 p.kind[code] = match up {
                     b'K' => KIND_KING,
                     b'M' => KIND_MASTER,
+                    b'P' => KIND_PAWN,
                     _ => KIND_PLAIN,
                 };
-                if p.kind[code] != KIND_PLAIN {
+                if matches!(p.kind[code], KIND_KING | KIND_MASTER) {
                     p.special |= 1 << code;
                 }
                 for s in 0..len {
@@ -556,7 +629,7 @@ impl Tables {
 
 impl Evaluator<CheopsPosition> for CheopsEval {
     fn evaluate(&self, pos: &CheopsPosition, _mobility: Mobility) -> i32 {
-        let s = self.white_score(pos);
+        let s = self.fifty_scaled(self.white_score(pos), pos);
         let s = if pos.turn() == Color::White { s } else { -s };
         s + 10
     }
@@ -770,7 +843,7 @@ mod tests {
     #[test]
     fn tables_agree_with_scanning_the_board() {
         let e = CheopsEval {
-            mop_up: 0,
+            mop_up_lead: i32::MAX,
             ..CheopsEval::default()
         };
         let mut seed = 0x2545_f491_4f6c_dd1du64;
@@ -856,7 +929,7 @@ mod tests {
     #[test]
     fn scores_do_not_depend_on_the_board_before() {
         let e = CheopsEval {
-            mop_up: 0,
+            mop_up_lead: i32::MAX,
             ..CheopsEval::default()
         };
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -895,7 +968,11 @@ mod tests {
     fn changed_weights_count_at_once() {
         let fen = "4k4/9/9/9/9/9/9/9/3QK4 w 0 1";
         let p = CheopsPosition::from_fen(Style::Common, fen).unwrap();
-        let mut e = CheopsEval::default();
+        // Without the mop-up, whose weight the Queen's value scales.
+        let mut e = CheopsEval {
+            mop_up_lead: i32::MAX,
+            ..CheopsEval::default()
+        };
         let before = e.white_score(&p);
         assert_eq!(e.values[1], ('Q', 900));
         e.values[1] = ('Q', 1000);
@@ -925,34 +1002,159 @@ mod tests {
 
     /// With a Queen and a Tower against a bare King, the lone King in a corner and the
     /// Kings close score better for the leader than the lone King in the centre, by exactly
-    /// the mop-up terms; with equal material nothing is added.
+    /// the mop-up terms, scaled with the lead; with equal material nothing is added.
     #[test]
     fn a_clear_lead_drives_the_lone_king_to_the_edge() {
+        let e = CheopsEval::default();
+        let none = CheopsEval {
+            mop_up: 0,
+            mop_up_pawn: 0,
+            ..CheopsEval::default()
+        };
+        let at = |e: &CheopsEval, fen: &str| {
+            let p = CheopsPosition::from_fen(Style::Common, fen)
+                .unwrap_or_else(|err| panic!("{fen}: {err:?}"));
+            e.white_score(&p)
+        };
+        let (centre, corner) = (
+            "9/9/9/9/4k4/9/9/9/TQ2K4 w 0 1",
+            "8k/9/9/9/9/9/9/9/TQ2K4 w 0 1",
+        );
+        // A lead of 1400 (Queen and Tower): 1400/400 = 3.5 times the weight (224/64).
+        // Centre: edge 0, Kings 4 apart (8 - 4); corner: edge 4, Kings 8 apart (8 - 8 = 0).
+        assert_eq!(at(&e, centre) - at(&none, centre), 6 * 4 * 224 / 64);
+        assert_eq!(at(&e, corner) - at(&none, corner), 6 * 2 * 4 * 224 / 64);
+        assert_eq!(6 * 4 * 224 / 64, 84);
+        // A lead of 500 (a Tower): 80/64 of the weight; of 2600 or more: four times.
+        let tower = "8k/9/9/9/9/9/9/9/T3K4 w 0 1";
+        assert_eq!(at(&e, tower) - at(&none, tower), 6 * 8 * 80 / 64);
+        let queens = "8k/9/9/9/9/9/9/9/1QQQK4 w 0 1";
+        assert_eq!(at(&e, queens) - at(&none, queens), 6 * 8 * 4);
+        let even = "4k4/4q4/9/9/9/9/9/4Q4/4K4 w 0 1";
+        assert_eq!(at(&e, even), at(&none, even));
+        // Below the lead, nothing: a Minister (330) ahead.
+        let minister = "8k/9/9/9/9/9/9/9/2I1K4 w 0 1";
+        assert_eq!(at(&e, minister), at(&none, minister));
+    }
+
+    /// Far ahead, the leader's Pawns gain `mop_up_pawn` per rank advanced, and the lone
+    /// King's Civilians give it no shelter; the side behind's Pawns gain nothing more.
+    #[test]
+    fn far_ahead_pawns_walk_on_and_civilians_shelter_no_lone_king() {
         let e = CheopsEval::default();
         let at = |fen: &str| {
             let p = CheopsPosition::from_fen(Style::Common, fen).unwrap();
             e.white_score(&p)
         };
-        let centre = at("9/9/9/9/4k4/9/9/9/TQ2K4 w 0 1");
-        let corner = at("8k/9/9/9/9/9/9/9/TQ2K4 w 0 1");
-        // Centre: edge 0, Kings 4 apart (8 - 4); corner: edge 4, Kings 8 apart (8 - 8 = 0).
-        let shelter_and_danger = |fen: &str| {
-            let p = CheopsPosition::from_fen(Style::Common, fen).unwrap();
-            CheopsEval {
-                mop_up: 0,
-                ..CheopsEval::default()
-            }
-            .white_score(&p)
+        // The same but a White Pawn on the third rank (index 2) against the second (1).
+        let back = at("8k/9/9/9/9/9/9/P8/TQ2K4 w 0 1");
+        let on = at("8k/9/9/9/9/9/P8/9/TQ2K4 w 0 1");
+        let table = e.pawn_advance[6] - e.pawn_advance[7];
+        assert_eq!(on - back, table + e.mop_up_pawn);
+        // A Black Pawn (the side behind) steps on for its table only (a lead of 1300).
+        let b_back = at("8k/8p/9/9/9/9/9/9/TQ2K4 w 0 1");
+        let b_on = at("8k/9/8p/9/9/9/9/9/TQ2K4 w 0 1");
+        assert_eq!(b_back - b_on, e.pawn_advance[6] - e.pawn_advance[7]);
+        // Two Civilians next to the lone King: no shelter (Civilians count nothing);
+        // with equal material they shelter it.
+        let bare = at("8k/9/9/9/9/9/9/9/TQ2K4 w 0 1");
+        let walled = at("7ck/8c/9/9/9/9/9/9/TQ2K4 w 0 1");
+        assert_eq!(walled, bare);
+        assert_eq!(
+            at("7ck/8c/9/9/9/9/9/9/4K4 w 0 1") - at("8k/9/9/9/9/9/9/9/4K4 w 0 1"),
+            -2 * e.shelter
+        );
+    }
+
+    /// The same position with the colours exchanged (ranks mirrored, letters' case swapped,
+    /// the other side to move) scores the same for the side to move: over positions of
+    /// random games of both styles, where captures leave one side far ahead.
+    #[test]
+    fn the_evaluation_is_symmetric() {
+        let e = CheopsEval::default();
+        let mirror = |fen: &str| -> String {
+            let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
+            let ranks: Vec<String> = fields[0]
+                .split('/')
+                .rev()
+                .map(|r| {
+                    r.chars()
+                        .map(|c| {
+                            if c.is_ascii_uppercase() {
+                                c.to_ascii_lowercase()
+                            } else {
+                                c.to_ascii_uppercase()
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            fields[0] = ranks.join("/");
+            fields[1] = if fields[1] == "w" { "b" } else { "w" }.to_string();
+            fields.join(" ")
         };
-        assert_eq!(
-            centre - shelter_and_danger("9/9/9/9/4k4/9/9/9/TQ2K4 w 0 1"),
-            e.mop_up * (8 - 4)
-        );
-        assert_eq!(
-            corner - shelter_and_danger("8k/9/9/9/9/9/9/9/TQ2K4 w 0 1"),
-            e.mop_up * 2 * 4
-        );
-        let even = "4k4/4q4/9/9/9/9/9/4Q4/4K4 w 0 1";
-        assert_eq!(at(even), shelter_and_danger(even));
+        let mut seed = 0x0bad_5eed_1234_5678u64;
+        let (mut compared, mut far_ahead) = (0, 0);
+        for style in [Style::Common, Style::Imperial] {
+            for _ in 0..30 {
+                let mut pos = CheopsPosition::start(style);
+                for _ in 0..150 {
+                    let fen = pos.fen();
+                    // Only boards whose other fields the mirror leaves true (no Castle,
+                    // no Deputy, nothing but the clocks).
+                    let plain = fen
+                        .split(' ')
+                        .skip(2)
+                        .all(|f| f == "-" || f.parse::<u32>().is_ok());
+                    if plain {
+                        let m = CheopsPosition::from_fen(style, &mirror(&fen)).unwrap();
+                        let mobility = Mobility {
+                            own: 0,
+                            other: None,
+                        };
+                        assert_eq!(
+                            e.evaluate(&pos, mobility),
+                            e.evaluate(&m, mobility),
+                            "{fen}"
+                        );
+                        assert_eq!(e.white_score(&pos), -e.white_score(&m), "{fen}");
+                        compared += 1;
+                        far_ahead += usize::from(e.material(&pos).abs() >= e.mop_up_lead);
+                    }
+                    let moves = pos.moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.play(moves[crate::eval::random_index(&mut seed, moves.len())]);
+                }
+            }
+        }
+        assert!(compared > 1000 && far_ahead > 200, "{compared} {far_ahead}");
+    }
+
+    /// The fifty-round count scales the score down: by a third at the challenge's hundred
+    /// turns, not at all after a Pawn move, capture or arrest.
+    #[test]
+    fn the_fifty_round_count_takes_from_the_lead() {
+        let e = CheopsEval::default();
+        let fen = |count: u32| format!("8k/9/9/9/9/9/9/9/TQ2K4 w {count} 60");
+        let score = |count: u32| {
+            let p = CheopsPosition::from_fen(Style::Common, &fen(count)).unwrap();
+            e.evaluate(
+                &p,
+                Mobility {
+                    own: 0,
+                    other: None,
+                },
+            ) - 10
+        };
+        let full = {
+            let p = CheopsPosition::from_fen(Style::Common, &fen(0)).unwrap();
+            e.white_score(&p)
+        };
+        assert_eq!(score(0), full);
+        assert_eq!(score(30), full * 270 / 300);
+        assert_eq!(score(100), full * 200 / 300);
+        assert_eq!(score(150), full * 200 / 300);
     }
 }
