@@ -20,8 +20,9 @@
 //! game at `--max-plies` counts as a draw) and the hand-written terms' static score (the
 //! evaluation without the network, which the network corrects). Shards: run it several
 //! times with different seeds and give `train` all the files. With `MENAGERIE_NETS` naming
-//! the variant, the games are played with the network the build includes: the next
-//! generation's data (rebuild after copying a new network into `src/eval/net/`).
+//! the variant (and `MENAGERIE_NETS_DIR` the folder of the new network, or the network
+//! copied into `src/eval/net/` and rebuilt), the games are played with the network: the
+//! next generation's data.
 //!
 //! `train` reads the boards' letters ([`net::Shape::features`], the same inputs the engine
 //! reads: the board only, never hidden papers) and minimises the squared difference of
@@ -29,8 +30,8 @@
 //! target `lambda x chances(score) + (1 - lambda) x result`; Adam, the rate falling tenfold
 //! over the last third of the epochs. Every twentieth game is held out; the held-out loss
 //! is printed for the terms alone and for the terms with the quantised network, through the
-//! engine's own code. Options: `--epochs N` (20), `--rate R` (0.001), `--batch N` (4096),
-//! `--threads N` (2), `--lambda L` (0.75), `--limit CP` (80: the largest correction the
+//! engine's own code. Options: `--epochs N` (4), `--rate R` (0.001), `--batch N` (4096),
+//! `--threads N` (2), `--lambda L` (1.0), `--limit CP` (80: the largest correction the
 //! engine adds), `--seed N`.
 
 use menagerie_core::{Color, RuleOptions};
@@ -448,11 +449,11 @@ fn train(args: &[String]) -> Result<(), String> {
     if files.is_empty() {
         return Err("give at least one data file".into());
     }
-    let epochs: usize = a.get("epochs", 20)?;
+    let epochs: usize = a.get("epochs", 4)?;
     let rate: f32 = a.get("rate", 0.001)?;
     let batch: usize = a.get::<usize>("batch", 4096)?.max(1);
     let threads: usize = a.get::<usize>("threads", 2)?.max(1);
-    let lambda: f32 = a.get("lambda", 0.75)?;
+    let lambda: f32 = a.get("lambda", 1.0)?;
     let limit: i32 = a.get("limit", 80)?;
     let mut seed: u64 = a.get("seed", 7)?;
     let out: String = a.get("out", format!("{variant}.nnue"))?;

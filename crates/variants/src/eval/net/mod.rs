@@ -19,13 +19,14 @@
 //! A network is used only when enabled: by default the variants listed in [`SHIPPED_ON`]
 //! (those whose network was measured to gain against the frozen ladder); the environment
 //! variable `MENAGERIE_NETS` (read once) overrides it: `all`, `none`, or variant ids
-//! separated by commas. A network file that does not read leaves the terms alone.
+//! separated by commas; `MENAGERIE_NETS_DIR` names a folder of network files to use
+//! instead of the shipped ones. A network file that does not read leaves the terms alone.
 
 use crate::AnyGame;
 use menagerie_cheops::position::MAX_SQUARES as CHEOPS_SQUARES;
 use menagerie_cheops::{CheopsPosition, Style};
 use menagerie_core::{Color, Game, Position};
-use menagerie_cypher::{CypherPosition, Kind};
+use menagerie_cypher::CypherPosition;
 use menagerie_vyrt::VyrtPosition;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -374,41 +375,57 @@ impl Network {
     /// [`Self::evaluate`] for whatever the caller was compiled for: the hidden sums are the
     /// thread's last board's, moved by the squares that differ (a search's consecutive
     /// positions are a parent and its child or two siblings), or summed afresh when too
-    /// many do.
+    /// many do. The boards are compared eight squares at a time.
     #[inline(always)]
     fn evaluate_here(&self, letters: &[u8], side: Color) -> i32 {
         let n = self.shape.squares().min(letters.len());
-        LAST.with(|last| {
-            let mut last = last.borrow_mut();
-            let last = &mut *last;
-            let changed = if last.network == self.id {
-                letters[..n]
-                    .iter()
-                    .zip(&last.letters[..n])
-                    .filter(|(a, b)| a != b)
-                    .count()
-            } else {
-                usize::MAX
-            };
-            if changed > REFRESH {
-                last.acc = self.sum(&letters[..n]);
-            } else if changed > 0 {
-                for sq in 0..n {
-                    let (now, before) = (letters[sq], last.letters[sq]);
-                    if now != before {
-                        if let Some(row) = self.row(before, sq) {
-                            sub(&mut last.acc, row);
-                        }
-                        if let Some(row) = self.row(now, sq) {
-                            add(&mut last.acc, row);
+        let mut board = [0u8; PADDED];
+        board[..n].copy_from_slice(&letters[..n]);
+        // The work is done outside `with`'s closure, which would not be compiled for AVX2.
+        let last = LAST.with(RefCell::as_ptr);
+        // SAFETY: `LAST` is this thread's own and nothing below reaches it another way (no
+        // call here evaluates), so this is its only reference while it lives.
+        let last = unsafe { &mut *last };
+        let mut squares = [0u16; REFRESH];
+        let mut changed = 0;
+        if last.network == self.id {
+            'scan: for (k, (now, before)) in board
+                .chunks_exact(8)
+                .zip(last.letters.chunks_exact(8))
+                .enumerate()
+            {
+                if now != before {
+                    for (i, (a, b)) in now.iter().zip(before).enumerate() {
+                        if a != b {
+                            if changed == REFRESH {
+                                changed += 1;
+                                break 'scan;
+                            }
+                            squares[changed] = (8 * k + i) as u16;
+                            changed += 1;
                         }
                     }
                 }
             }
-            last.network = self.id;
-            last.letters[..n].copy_from_slice(&letters[..n]);
-            self.output(&last.acc, side)
-        })
+        } else {
+            changed = REFRESH + 1;
+        }
+        if changed > REFRESH {
+            last.acc = self.sum(&board[..n]);
+        } else {
+            for &sq in &squares[..changed] {
+                let sq = usize::from(sq);
+                if let Some(row) = self.row(last.letters[sq], sq) {
+                    sub(&mut last.acc, row);
+                }
+                if let Some(row) = self.row(board[sq], sq) {
+                    add(&mut last.acc, row);
+                }
+            }
+        }
+        last.network = self.id;
+        last.letters = board;
+        self.output(&last.acc, side)
     }
 
     /// The rows of the piece with letter `letter` on `sq`, if it is an input.
@@ -471,18 +488,21 @@ impl Network {
 /// More differing squares than this and the hidden sums are summed afresh.
 const REFRESH: usize = 16;
 
+/// [`MAX_SQUARES`] rounded up to whole chunks of eight.
+const PADDED: usize = MAX_SQUARES.div_ceil(8) * 8;
+
 /// What a thread last evaluated: the network (its [`Network::id`]), the board's letters
 /// and their hidden sums.
 struct Last {
     network: u64,
-    letters: [u8; MAX_SQUARES],
+    letters: [u8; PADDED],
     acc: Pair,
 }
 
 thread_local! {
     /// This thread's last evaluation, from which the next is found; no network has id 0.
     static LAST: RefCell<Last> = const {
-        RefCell::new(Last { network: 0, letters: [0; MAX_SQUARES], acc: [0; 2 * HIDDEN] })
+        RefCell::new(Last { network: 0, letters: [0; PADDED], acc: [0; 2 * HIDDEN] })
     };
 }
 
@@ -537,13 +557,35 @@ pub fn enabled(variant: &str) -> bool {
     }
 }
 
-/// The network the evaluation of `VARIANTS[at]` adds, if it is on and reads.
+/// The network the evaluation of `VARIANTS[at]` adds, if it is on and reads: the file
+/// `<variant>.nnue` in the folder `MENAGERIE_NETS_DIR` when that variable is set (to try a
+/// network without rebuilding; a file that does not read is reported once on stderr and
+/// the evaluation is then the terms alone), else the shipped one.
 #[inline(always)]
 fn active(at: usize) -> Option<&'static Network> {
     static ON: [OnceLock<Option<&'static Network>>; 4] = [const { OnceLock::new() }; 4];
     *ON[at].get_or_init(|| {
         let v = VARIANTS[at];
-        enabled(v).then(|| shipped(v)).flatten()
+        if !enabled(v) {
+            return None;
+        }
+        let Some(dir) = std::env::var_os("MENAGERIE_NETS_DIR") else {
+            return shipped(v);
+        };
+        let path = std::path::Path::new(&dir).join(format!("{v}.nnue"));
+        let read = std::fs::read(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| Network::from_bytes(v, &bytes));
+        match read {
+            Ok(net) => Some(&*Box::leak(Box::new(net))),
+            Err(e) => {
+                eprintln!(
+                    "the network {} is not used: {e}; {v} is evaluated by its terms alone",
+                    path.display()
+                );
+                None
+            }
+        }
     })
 }
 
@@ -571,24 +613,14 @@ pub fn cheops(pos: &CheopsPosition) -> i32 {
     })
 }
 
-/// Cypher's board letters from its men's bitboards (bit `rank * 10 + file`).
+/// Cypher's board letters from its mailbox (square `rank * 10 + file`).
+#[inline]
 fn cypher_letters(pos: &CypherPosition) -> [u8; 110] {
+    const LETTERS: [[u8; 7]; 2] = [*b"PNBRQKS", *b"pnbrqks"];
     let mut out = [0u8; 110];
-    for color in [Color::White, Color::Black] {
-        for kind in Kind::ALL {
-            let upper = kind.letter() as u8;
-            let letter = match color {
-                Color::White => upper,
-                Color::Black => upper.to_ascii_lowercase(),
-            };
-            let mut bits = pos.men(color, kind);
-            while bits != 0 {
-                let sq = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if let Some(o) = out.get_mut(sq) {
-                    *o = letter;
-                }
-            }
+    for (sq, o) in out.iter_mut().enumerate() {
+        if let Some((color, kind)) = pos.man_at(sq) {
+            *o = LETTERS[color.index()][kind as usize];
         }
     }
     out
