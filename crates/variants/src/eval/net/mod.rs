@@ -47,8 +47,9 @@ pub const MAGIC: &[u8; 8] = b"MVNET001";
 pub const MAX_SQUARES: usize = 169;
 
 /// The variants whose network is on unless `MENAGERIE_NETS` says otherwise: only those
-/// measured to gain against the `02c7a06` baseline (docs/engine.md). None yet.
-pub const SHIPPED_ON: &[&str] = &[];
+/// measured to gain (the same build with the network against without it, docs/engine.md,
+/// "Networks for the variants").
+pub const SHIPPED_ON: &[&str] = &["vyrt", "cypher"];
 
 /// The variants with a network, in the order of [`SHIPPED`].
 pub const VARIANTS: [&str; 4] = ["vyrt", "cypher", "little-cheops", "little-cheops-imperial"];
