@@ -178,7 +178,7 @@ fn generate(args: &[String]) -> Result<(), String> {
                 Score::Cp(cp) => cp.abs(),
                 _ => i32::MAX,
             };
-            if best_opening.as_ref().map_or(true, |(o, _)| off < *o) {
+            if best_opening.as_ref().is_none_or(|(o, _)| off < *o) {
                 best_opening = Some((off, line));
             }
             if off <= 150 {
@@ -288,7 +288,7 @@ fn load(variant: &str, files: &[String], lambda: f32) -> Result<(Data, Data, Hel
             let letters = net::letters_of(game.as_ref());
             let side = game.turn();
             let target = lambda * sigmoid(score / SCALE as f32) + (1.0 - lambda) * result;
-            let kept = game_no % 20 == 0;
+            let kept = game_no.is_multiple_of(20);
             let d = if kept { &mut held } else { &mut train };
             for (view, list) in [(side, 0), (side.other(), 1)] {
                 inputs.clear();
