@@ -631,7 +631,8 @@ impl Evaluator<CheopsPosition> for CheopsEval {
     fn evaluate(&self, pos: &CheopsPosition, _mobility: Mobility) -> i32 {
         let s = self.fifty_scaled(self.white_score(pos), pos);
         let s = if pos.turn() == Color::White { s } else { -s };
-        s + 10
+        // The learnt correction (issue 34), 0 unless the variant's network is on.
+        s + 10 + super::net::cheops(pos)
     }
 
     fn move_hint(&self, pos: &CheopsPosition, mv: CheopsMove) -> i32 {

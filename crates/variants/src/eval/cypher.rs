@@ -227,7 +227,8 @@ impl Evaluator<CypherPosition> for CypherEval {
     fn evaluate(&self, pos: &CypherPosition, _mobility: Mobility) -> i32 {
         let s = self.white_score(pos);
         let s = if pos.turn() == Color::White { s } else { -s };
-        s + 10
+        // The learnt correction (issue 34), 0 unless the variant's network is on.
+        s + 10 + super::net::cypher(pos)
     }
 
     fn move_hint(&self, pos: &CypherPosition, mv: CypherMove) -> i32 {

@@ -5,6 +5,7 @@
 pub mod cheops;
 pub mod chess;
 pub mod cypher;
+pub mod net;
 pub mod vyrt;
 
 use menagerie_core::{Position, Square};

@@ -127,7 +127,8 @@ impl Evaluator<VyrtPosition> for VyrtEval {
     fn evaluate(&self, pos: &VyrtPosition, _mobility: Mobility) -> i32 {
         let s = self.white_score(pos);
         let s = if pos.turn() == Color::White { s } else { -s };
-        s + 10
+        // The learnt correction (issue 34), 0 unless the variant's network is on.
+        s + 10 + super::net::vyrt(pos)
     }
 
     fn move_hint(&self, pos: &VyrtPosition, mv: VyrtMove) -> i32 {
