@@ -91,10 +91,7 @@ pub const ANALYSES_PER_ADDRESS: usize = 2;
 
 /// Counts one event in a sliding window; `false` (and nothing counted) when `max` are in it.
 fn within(q: &mut VecDeque<Instant>, window: Duration, max: usize, now: Instant) -> bool {
-    while q.front().is_some_and(|t| now.duration_since(*t) > window) {
-        q.pop_front();
-    }
-    if q.len() >= max {
+    if !recent_below(q, window, max, now) {
         return false;
     }
     q.push_back(now);
