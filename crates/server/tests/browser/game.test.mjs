@@ -239,9 +239,12 @@ async function appointmentSeenByBlack(square) {
   assert.equal(g.status, 201, JSON.stringify(g.data));
   const id = g.data.id;
   const traffic = [];
+  // recording stops before the pages close: White's page leaving sends Black a presence frame
+  // whose arrival before or after Black's own close is a race, not a secret
+  let recording = true;
   const b = await newPage(browser);
   b.on('response', async (r) => {
-    if (!r.url().includes('/api/')) return;
+    if (!recording || !r.url().includes('/api/')) return;
     try {
       traffic.push(`${new URL(r.url()).pathname} ${await r.text()}`);
     } catch {
@@ -249,7 +252,7 @@ async function appointmentSeenByBlack(square) {
     }
   });
   // the game's socket only: the lobby's (every page's notices) counts people online, which differ
-  b.on('websocket', (ws) => { if (ws.url().includes('/api/games/')) ws.on('framereceived', (f) => traffic.push(`ws ${f.payload}`)); });
+  b.on('websocket', (ws) => { if (ws.url().includes('/api/games/')) ws.on('framereceived', (f) => { if (recording) traffic.push(`ws ${f.payload}`); }); });
   await b.goto(server.url + g.data.seats.black.url);
   await b.waitForURL(/\/game\//);
   await b.waitForSelector('svg.board [data-square]');
@@ -265,8 +268,9 @@ async function appointmentSeenByBlack(square) {
   await b.waitForTimeout(500);
   const dom = await b.evaluate(() => document.getElementById('app').innerHTML);
   const errors = [...a.errors, ...b.errors];
-  await a.context().close();
+  recording = false;
   await b.context().close();
+  await a.context().close();
   const norm = (s) => s.split(id).join('GAME');
   return { dom: norm(dom), traffic: traffic.map(norm).sort(), errors };
 }
