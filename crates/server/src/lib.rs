@@ -92,6 +92,10 @@ pub struct ServeArgs {
     /// How many connections one address may hold open at once (websockets included).
     #[arg(long, default_value_t = 256)]
     pub connections_per_address: usize,
+    /// A proxy in front of the server whose `X-Forwarded-For` is believed, an address or a
+    /// network (repeat for several): the per-address limits then count players' addresses.
+    #[arg(long = "trusted-proxy", value_parser = serve::parse_proxy)]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Seconds a player must have had no connection on their own turn before the opponent
     /// may claim the win or a draw (lichess's 30; tests shorten it).
     #[arg(long, default_value_t = 30.0, value_parser = parse_seconds)]
@@ -390,7 +394,8 @@ pub async fn start(args: &ServeArgs) -> Result<Running, String> {
         idle: std::time::Duration::from_secs_f64(args.idle_timeout),
         per_address: args.connections_per_address.max(1),
     };
-    tokio::spawn(serve::serve(tcp, router, limits));
+    let proxies = serve::TrustedProxies::new(&args.trusted_proxies);
+    tokio::spawn(serve::serve(tcp, router, limits, proxies));
     Ok(Running { addr: local, app })
 }
 

@@ -2,7 +2,8 @@
 //! `axum::serve` lacks. A request's header must arrive within the header timeout and its body
 //! within the body timeout; a connection on which nothing is read or written for the idle
 //! timeout is closed (a half-open request is never held forever); one address may hold only
-//! so many connections at once (a websocket counts until it closes).
+//! so many connections at once (a websocket counts until it closes). Behind a trusted proxy
+//! (`--trusted-proxy`) a request's address is the player's, read from `X-Forwarded-For`.
 
 use axum::body::Body;
 use axum::extract::connect_info::ConnectInfo;
@@ -33,6 +34,73 @@ pub struct ConnectionLimits {
     pub idle: Duration,
     /// Connections one address may hold open at once.
     pub per_address: usize,
+}
+
+/// The proxies whose `X-Forwarded-For` the server believes (`serve --trusted-proxy`).
+#[derive(Clone, Debug, Default)]
+pub struct TrustedProxies(Arc<[ipnet::IpNet]>);
+
+impl TrustedProxies {
+    /// Proxies at these addresses or networks.
+    pub fn new(nets: &[ipnet::IpNet]) -> Self {
+        TrustedProxies(nets.iter().copied().collect())
+    }
+
+    /// Whether `ip` is one of the trusted proxies.
+    pub fn trusts(&self, ip: IpAddr) -> bool {
+        let ip = ip.to_canonical();
+        self.0.iter().any(|net| net.contains(&ip))
+    }
+
+    /// The address a request stands for: from a trusted proxy, the nearest address in
+    /// `forwarded` (the `X-Forwarded-For` values, oldest first) that is not itself a trusted
+    /// proxy, read from the right because only the entries our proxies appended are true (a
+    /// client may put anything at the left); otherwise, or when there is none, `peer`.
+    pub fn client(&self, peer: IpAddr, forwarded: &[&str]) -> IpAddr {
+        if !self.trusts(peer) {
+            return peer;
+        }
+        let mut client = peer;
+        for entry in forwarded
+            .iter()
+            .flat_map(|h| h.split(','))
+            .map(str::trim)
+            .rev()
+        {
+            let Some(ip) = parse_forwarded(entry) else {
+                // Garbage where our proxy writes addresses: stop at the last good one.
+                return client;
+            };
+            client = ip;
+            if !self.trusts(ip) {
+                return ip;
+            }
+        }
+        client
+    }
+}
+
+/// One `X-Forwarded-For` entry: an address, IPv6 perhaps in brackets with a port, IPv4
+/// perhaps with a port.
+fn parse_forwarded(entry: &str) -> Option<IpAddr> {
+    if let Ok(ip) = entry.parse::<IpAddr>() {
+        return Some(ip.to_canonical());
+    }
+    entry
+        .parse::<SocketAddr>()
+        .ok()
+        .map(|s| s.ip().to_canonical())
+}
+
+/// Reads a trusted proxy: an address (`127.0.0.1`, `::1`) or a network (`10.0.0.0/8`).
+pub fn parse_proxy(text: &str) -> Result<ipnet::IpNet, String> {
+    let text = text.trim();
+    if let Ok(ip) = text.parse::<IpAddr>() {
+        return Ok(ipnet::IpNet::from(ip.to_canonical()));
+    }
+    text.parse::<ipnet::IpNet>().map_err(|_| {
+        format!("'{text}' is not an address or a network such as 127.0.0.1 or 10.0.0.0/8")
+    })
 }
 
 /// The connections open per address.
@@ -176,7 +244,13 @@ impl hyper::body::Body for DeadlineBody {
 }
 
 /// Serves `router` on `tcp` until the listener fails, each connection under `limits`.
-pub async fn serve(tcp: TcpListener, router: Router, limits: ConnectionLimits) {
+/// A trusted proxy's connections are not counted against an address: each carries many players.
+pub async fn serve(
+    tcp: TcpListener,
+    router: Router,
+    limits: ConnectionLimits,
+    proxies: TrustedProxies,
+) {
     let open = Arc::new(Open::default());
     loop {
         let (stream, peer) = match tcp.accept().await {
@@ -189,12 +263,24 @@ pub async fn serve(tcp: TcpListener, router: Router, limits: ConnectionLimits) {
                 continue;
             }
         };
-        let Some(counted) = open.enter(peer.ip(), limits.per_address) else {
+        let most = if proxies.trusts(peer.ip()) {
+            usize::MAX
+        } else {
+            limits.per_address
+        };
+        let Some(counted) = open.enter(peer.ip(), most) else {
             tokio::spawn(refuse(stream, limits.per_address));
             continue;
         };
         let _ = stream.set_nodelay(true);
-        tokio::spawn(connection(stream, peer, counted, router.clone(), limits));
+        tokio::spawn(connection(
+            stream,
+            peer,
+            counted,
+            router.clone(),
+            limits,
+            proxies.clone(),
+        ));
     }
 }
 
@@ -223,6 +309,7 @@ async fn connection(
     counted: Counted,
     router: Router,
     limits: ConnectionLimits,
+    proxies: TrustedProxies,
 ) {
     let last = Arc::new(AtomicU64::new(0));
     let started = Instant::now();
@@ -234,7 +321,14 @@ async fn connection(
     };
     let body_timeout = limits.body;
     let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
-        req.extensions_mut().insert(ConnectInfo(peer));
+        let forwarded: Vec<&str> = req
+            .headers()
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .collect();
+        let client = SocketAddr::new(proxies.client(peer.ip(), &forwarded), peer.port());
+        req.extensions_mut().insert(ConnectInfo(client));
         let req = req.map(|inner| {
             Body::new(DeadlineBody {
                 inner,
@@ -271,5 +365,70 @@ async fn connection(
             }
             _ = tokio::time::sleep(wake) => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn a_trusted_proxy_gives_the_nearest_untrusted_forwarded_address() {
+        let proxies = TrustedProxies::new(&[
+            parse_proxy("127.0.0.1").unwrap(),
+            parse_proxy("10.0.0.0/8").unwrap(),
+        ]);
+        let nginx = ip("127.0.0.1");
+        // nginx appends the player's address; a client's own entries stand to its left
+        assert_eq!(
+            proxies.client(nginx, &["1.2.3.4, 198.51.100.7"]),
+            ip("198.51.100.7")
+        );
+        // a balancer inside 10/8 in front of nginx: skipped as trusted
+        assert_eq!(
+            proxies.client(nginx, &["198.51.100.7", "10.1.2.3"]),
+            ip("198.51.100.7")
+        );
+        assert_eq!(
+            proxies.client(nginx, &["[2001:db8::1]:4711"]),
+            ip("2001:db8::1")
+        );
+        assert_eq!(
+            proxies.client(nginx, &["198.51.100.7:5000"]),
+            ip("198.51.100.7")
+        );
+        // no header, or only trusted entries: the nearest one known
+        assert_eq!(proxies.client(nginx, &[]), nginx);
+        assert_eq!(proxies.client(nginx, &["10.9.9.9"]), ip("10.9.9.9"));
+        // garbage stops the walk at the last good address
+        assert_eq!(
+            proxies.client(nginx, &["198.51.100.7, nonsense, 10.0.0.2"]),
+            ip("10.0.0.2")
+        );
+        // an IPv4 peer seen as IPv6-mapped is the same proxy
+        assert!(proxies.trusts(ip("::ffff:127.0.0.1")));
+        // anyone else's header is not believed
+        assert_eq!(
+            proxies.client(ip("203.0.113.9"), &["198.51.100.7"]),
+            ip("203.0.113.9")
+        );
+        assert_eq!(
+            TrustedProxies::default().client(nginx, &["198.51.100.7"]),
+            nginx
+        );
+    }
+
+    #[test]
+    fn a_trusted_proxy_is_an_address_or_a_network() {
+        assert_eq!(parse_proxy("::1").unwrap().to_string(), "::1/128");
+        assert_eq!(parse_proxy("10.0.0.0/8").unwrap().to_string(), "10.0.0.0/8");
+        assert_eq!(
+            parse_proxy("nginx").unwrap_err(),
+            "'nginx' is not an address or a network such as 127.0.0.1 or 10.0.0.0/8"
+        );
     }
 }

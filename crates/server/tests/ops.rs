@@ -249,6 +249,56 @@ async fn connections_per_address_are_limited() {
     );
 }
 
+/// Behind a trusted proxy (`--trusted-proxy`) the per-address limits count the players'
+/// addresses from `X-Forwarded-For`, and the proxy's own connections are not limited; from
+/// anyone else the header is ignored, so a client cannot take another address.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limits_count_players_behind_a_trusted_proxy_only() {
+    async fn create(base: &str, forwarded: &str) -> u16 {
+        reqwest::Client::new()
+            .post(format!("{base}/api/games"))
+            .header("x-forwarded-for", forwarded)
+            .json(&serde_json::json!({"variant": "chess"}))
+            .send()
+            .await
+            .expect("the server answers")
+            .status()
+            .as_u16()
+    }
+    let (base, addr, _, _dir) = start_with(&[
+        "--games-per-minute",
+        "2",
+        "--connections-per-address",
+        "1",
+        "--trusted-proxy",
+        "127.0.0.1",
+    ])
+    .await;
+    // The loopback "proxy" holds a connection open and is still served on another.
+    let mut held = TcpStream::connect(addr).await.expect("connect");
+    held.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .expect("write");
+    let mut buf = [0u8; 1024];
+    let n = held.read(&mut buf).await.expect("answer");
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    assert_eq!(create(&base, "198.51.100.1").await, 201);
+    assert_eq!(create(&base, "6.6.6.6, 198.51.100.1").await, 201);
+    assert_eq!(
+        create(&base, "198.51.100.1").await,
+        429,
+        "a third game in a minute"
+    );
+    assert_eq!(create(&base, "198.51.100.2").await, 201, "another player");
+    drop(held);
+
+    // Without the option the header is the client's word and changes nothing.
+    let (base, _, _, _dir) = start_with(&["--games-per-minute", "2"]).await;
+    assert_eq!(create(&base, "198.51.100.1").await, 201);
+    assert_eq!(create(&base, "198.51.100.2").await, 201);
+    assert_eq!(create(&base, "198.51.100.3").await, 429);
+}
+
 /// `GET /healthz`: 200 while the database answers, 503 with a sentence once it is gone.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn healthz_follows_the_database() {
