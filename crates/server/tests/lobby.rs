@@ -4,10 +4,11 @@
 //! answering seeks and declining when the engine's queue is full, challenges accepted,
 //! declined and expired, and a correspondence game ending on time after a restart.
 
+mod common;
+
+use common::Proc;
 use futures_util::StreamExt;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -913,47 +914,9 @@ async fn challenges_are_accepted_declined_and_expire() {
 
 // ----- a correspondence game across a restart (the server as a child process) -----
 
-struct Proc {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
+/// Starts the server binary with a correspondence "day" of `day_ms` and bots that never answer.
 fn spawn(database: &str, day_ms: &str) -> Proc {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
-        .args([
-            "--port",
-            "0",
-            "--database",
-            database,
-            "--engine-threads",
-            "1",
-            "--day-ms",
-            day_ms,
-            "--bot-wait-ms",
-            "0",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server binary starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("an address in {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
-    Proc { child, base }
+    common::spawn_server(database, &["--day-ms", day_ms, "--bot-wait-ms", "0"], &[])
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -5,12 +5,10 @@
 
 mod common;
 
-use common::{start_with_app, Server};
+use common::{start_with_app, Proc, Server};
 use menagerie_ratings::{rate_game, Params, Rating};
 use menagerie_server::store::Store;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 
 const PASSWORD: &str = "correct horse battery";
 
@@ -519,46 +517,9 @@ async fn the_leaderboard_lists_people_from_ten_games_with_rd_below_110() {
 
 // ----- a server killed around a game's end -----
 
-struct Proc {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts the server binary on `database` (with `env` set) and reads its address.
+/// Starts the server binary on `database` with `env` set.
 fn spawn(database: &str, env: &[(&str, &str)]) -> Proc {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
-        .args([
-            "--port",
-            "0",
-            "--database",
-            database,
-            "--engine-threads",
-            "1",
-        ])
-        .envs(env.iter().copied())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server binary starts");
-    let stdout = child.stdout.take().expect("its stdout");
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("a first line");
-    let base = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("an address in {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
-    Proc { child, base }
+    common::spawn_server(database, &[], env)
 }
 
 /// Logs in as `name` on the server at `base`.

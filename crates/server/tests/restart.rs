@@ -3,45 +3,14 @@
 //! was thinking thinks again (issue 10 item 5).
 
 mod common;
+use common::Proc;
 
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-struct Proc {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts the server binary and reads its address from the first line it prints.
+/// Starts the server binary with the options `extra`.
 fn spawn(database: &str, extra: &[&str]) -> Proc {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
-        .args(["--port", "0", "--database", database])
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server binary starts");
-    let stdout = child.stdout.take().expect("its stdout");
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("a first line");
-    let base = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("an address in {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
-    Proc { child, base }
+    common::spawn_server(database, extra, &[])
 }
 
 async fn call(
@@ -68,7 +37,7 @@ async fn kill_9_mid_game_then_restart_loses_nothing_and_the_engine_thinks_again(
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("games.sqlite").display().to_string();
     let c = reqwest::Client::new();
-    let p = spawn(&db, &["--engine-threads", "1"]);
+    let p = spawn(&db, &[]);
     // A game between two people, played quickly; and one against a slow engine.
     let (_, g) = call(
         &c,
@@ -132,7 +101,7 @@ async fn kill_9_mid_game_then_restart_loses_nothing_and_the_engine_thinks_again(
     p.child.wait().expect("it dies");
     drop(p);
 
-    let q = spawn(&db, &["--engine-threads", "1"]);
+    let q = spawn(&db, &[]);
     let (_, v) = call(
         &c,
         reqwest::Method::GET,

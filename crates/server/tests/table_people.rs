@@ -5,10 +5,8 @@
 
 mod common;
 
-use common::{next, next_any, start, start_with, Server, Ws};
+use common::{next, next_any, start, start_with, Proc, Server, Ws};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 /// A client with its own cookies (a browser), sending the headers a same-origin page sends.
@@ -532,44 +530,8 @@ async fn imperial_chat_is_the_same_whatever_the_secret() {
 
 // ----- kill -9 -----
 
-struct Proc {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn spawn(database: &str) -> Proc {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
-        .args([
-            "--port",
-            "0",
-            "--database",
-            database,
-            "--engine-threads",
-            "1",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server binary starts");
-    let stdout = child.stdout.take().expect("its stdout");
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("a first line");
-    let base = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("an address in {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
-    Proc { child, base }
+    common::spawn_server(database, &[], &[])
 }
 
 async fn call(

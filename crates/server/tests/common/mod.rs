@@ -236,3 +236,53 @@ pub async fn until_version(ws: &mut Ws, v: i64, secs: u64) -> Vec<Value> {
     }
     out
 }
+
+/// A `menagerie-server` child process (so a test can kill it with SIGKILL), killed when
+/// dropped.
+pub struct Proc {
+    pub child: std::process::Child,
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts the server binary on `database` with one engine thread, the options `extra` and the
+/// environment `env`, its errors shown with the test's, and reads its address from the first
+/// line it prints.
+pub fn spawn_server(database: &str, extra: &[&str], env: &[(&str, &str)]) -> Proc {
+    use std::io::BufRead as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
+        .args([
+            "--port",
+            "0",
+            "--database",
+            database,
+            "--engine-threads",
+            "1",
+        ])
+        .args(extra)
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the server binary starts");
+    let stdout = child.stdout.take().expect("its stdout");
+    let mut line = String::new();
+    std::io::BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("a first line");
+    let base = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("an address in {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    Proc { child, base }
+}
