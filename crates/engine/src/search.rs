@@ -539,11 +539,6 @@ impl<M: Copy> Ordered<M> {
 /// [`HISTORY_MAX`]).
 const QUIET_PENDING: i32 = 1 << 20;
 
-/// The ordering score of an idle root move: below every other move's (history scores stay
-/// within three times `HISTORY_MAX`), so the moves that make progress are searched first and
-/// the best of them sets the bar the idle moves must clear by their margin.
-const IDLE_ORDER: i32 = -(1 << 26);
-
 /// The history slots of the two moves before a node's: the opponent's last (`None` at the
 /// root and after a pass) and the side's own before it.
 type Previous = (Option<usize>, Option<usize>);
@@ -1764,18 +1759,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 slot: NO_SLOT,
             }
         }));
-        // At the root, the idle moves come after every other: the moves that make progress
-        // are searched as in any root search, their best exactly, and an idle move is then
-        // searched only against that score raised by its margin. (Searched first, an idle
-        // move lowered the bar instead, and a progressing move's zero-window search, pruned
-        // against it, could fail low by the tree's noise alone.)
         if ply == 0 && !self.root_idle.is_empty() {
             self.root_progress = None;
-            for o in scored.iter_mut() {
-                if self.idle_margin(o.mv) > 0 {
-                    o.score = IDLE_ORDER + i32::from(Some(o.mv) == hash_move);
-                }
-            }
         }
 
         let alpha_orig = alpha;

@@ -373,7 +373,8 @@ mod tests {
         // the position right after it looks good for Black (+200), so a zero-window search
         // of it is cut by reverse futility (200 - 90 is above its beta) and fails low.
         // Searched after the idle move (the hash move: at depth 1 move 1 scores -200), the
-        // progressing move lost so to the idle move's lowered score, whatever its own.
+        // progressing move lost so to the idle move's lowered score, whatever its own; the
+        // iteration's idle best move now sends it to a full-window search of its own.
         for (idle, chosen, score) in [(50, 1, 30), (59, 1, 30), (61, 0, 31), (70, 0, 40)] {
             let root = Toy::new(20, 2, false);
             let mut scores = std::collections::HashMap::new();
