@@ -462,6 +462,9 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
     /// with how much less it is worth than its search score, kept until changed
     /// ([`Searcher::set_idle_moves`]).
     root_idle: Vec<(P::Move, i32)>,
+    /// The best root move that is not idle in the root search under way, with its score
+    /// (a bound when it failed low), when idle moves are set.
+    root_progress: Option<(P::Move, i32)>,
     /// The score of a draw for the side to move at the root ([`Limits::contempt`], negated).
     draw_root: i32,
 }
@@ -654,6 +657,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             root_only: Vec::new(),
             root_allowed: Vec::new(),
             root_idle: Vec::new(),
+            root_progress: None,
             draw_root: 0,
         }
     }
@@ -917,7 +921,10 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 self.seldepth = 0;
                 self.root_best = None;
                 self.root_raised = None;
-                let score = self.aspirated(root, depth as i32, root_check, previous);
+                let mut score = self.aspirated(root, depth as i32, root_check, previous);
+                if searched == 1 && !self.stopped && !self.overtaken {
+                    score = self.prefer_progress(root, &moves, depth as i32, root_check, score);
+                }
                 if self.overtaken {
                     // A helper finished this depth first: its line stands for this one.
                     self.stopped = false;
@@ -1071,6 +1078,46 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 (alpha, beta) = (-INFINITY, INFINITY);
             }
         }
+    }
+
+    /// When an iteration ends with an idle best move (and no forced result), searches the
+    /// best move that makes progress again, alone, with a full window, at the same depth,
+    /// and takes it when it scores at least the idle move's lowered score (within the
+    /// margin). So the choice rests on two exact scores of that depth, not on one
+    /// zero-window search in a tree whose table and history the idle move's own search has
+    /// just changed. The iteration counts as unfinished if this search is stopped.
+    fn prefer_progress(
+        &mut self,
+        root: &P,
+        moves: &[P::Move],
+        depth: i32,
+        root_check: bool,
+        score: i32,
+    ) -> i32 {
+        let Some(&best) = self.pv[0].first() else {
+            return score;
+        };
+        if self.idle_margin(best) == 0 || is_win_score(score) {
+            return score;
+        }
+        let Some((progress, _)) = self.root_progress else {
+            return score;
+        };
+        let (pv, seldepth) = (self.pv[0].clone(), self.seldepth);
+        // Every other root move excluded: no root entry is stored for this partial search.
+        self.root_excluded = moves.iter().copied().filter(|&m| m != progress).collect();
+        let s = self.negamax(root, depth, -INFINITY, INFINITY, 0, true, root_check);
+        self.root_excluded.clear();
+        if self.stopped || self.overtaken {
+            return score;
+        }
+        if s >= score && self.pv[0].first() == Some(&progress) {
+            self.root_best = Some(progress);
+            return s;
+        }
+        self.pv[0] = pv;
+        self.seldepth = seldepth;
+        score
     }
 
     /// The deepest iteration a helper thread finished, if deeper than `depth`, as a line of
@@ -1712,6 +1759,9 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 slot: NO_SLOT,
             }
         }));
+        if ply == 0 && !self.root_idle.is_empty() {
+            self.root_progress = None;
+        }
 
         let alpha_orig = alpha;
         let mut best = -INFINITY;
@@ -1918,6 +1968,13 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             self.path.pop();
             if self.stopped {
                 return 0;
+            }
+            if ply == 0
+                && !self.root_idle.is_empty()
+                && self.idle_margin(mv) == 0
+                && self.root_progress.is_none_or(|(_, s)| score > s)
+            {
+                self.root_progress = Some((mv, score));
             }
             if score > best {
                 best = score;

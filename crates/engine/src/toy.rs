@@ -340,6 +340,69 @@ mod tests {
         assert_eq!(r.best, Some(best));
     }
 
+    /// Scores the positions listed (by key, for the side to move) and every other 0, so a
+    /// small search's exact scores can be worked out by hand.
+    #[derive(Clone, Debug, Default)]
+    struct ScriptedEval(std::collections::HashMap<u64, i32>);
+
+    impl Evaluator<Toy> for ScriptedEval {
+        fn evaluate(&self, pos: &Toy, _mobility: Mobility) -> i32 {
+            self.0.get(&pos.key).copied().unwrap_or(0)
+        }
+        fn material(&self, _pos: &Toy) -> i32 {
+            0
+        }
+        fn uses_mobility(&self) -> bool {
+            false
+        }
+    }
+
+    /// The position after `moves` from `root`.
+    fn after(root: &Toy, moves: &[u8]) -> Toy {
+        let mut pos = *root;
+        for &m in moves {
+            pos.play(m);
+        }
+        pos
+    }
+
+    #[test]
+    fn an_idle_root_move_is_compared_by_exact_scores_not_by_a_pruned_zero_window() {
+        // Two moves, searched to depth 2. Move 0 is idle (margin 30): after it every reply
+        // leaves White `idle` cp. Move 1 makes progress: every reply leaves White +30, but
+        // the position right after it looks good for Black (+200), so a zero-window search
+        // of it is cut by reverse futility (200 - 90 is above its beta) and fails low.
+        // Searched after the idle move (the hash move: at depth 1 move 1 scores -200), the
+        // progressing move lost so to the idle move's lowered score, whatever its own; the
+        // iteration's idle best move now sends it to a full-window search of its own.
+        for (idle, chosen, score) in [(50, 1, 30), (59, 1, 30), (61, 0, 31), (70, 0, 40)] {
+            let root = Toy::new(20, 2, false);
+            let mut scores = std::collections::HashMap::new();
+            scores.insert(after(&root, &[0]).key, -idle);
+            scores.insert(after(&root, &[1]).key, 200);
+            for reply in 0..2 {
+                scores.insert(after(&root, &[0, reply]).key, idle);
+                scores.insert(after(&root, &[1, reply]).key, 30);
+            }
+            let eval = ScriptedEval(scores);
+            // The exact scores, each move searched alone by a new searcher.
+            for (mv, exact) in [(0, idle), (1, 30)] {
+                let mut alone = Searcher::new(eval.clone(), 1);
+                alone.restrict_root(vec![mv]);
+                let r = alone.search(&root, &[], &Limits::depth(2), |_| {});
+                assert_eq!(r.last.score, crate::Score::Cp(exact), "move {mv}");
+            }
+            let mut s = Searcher::new(eval, 1);
+            s.set_idle_moves(vec![(0, 30)]);
+            let r = s.search(&root, &[], &Limits::depth(2), |_| {});
+            assert_eq!(
+                (r.best, r.last.score),
+                (Some(chosen), crate::Score::Cp(score)),
+                "idle move at {idle}"
+            );
+        }
+    }
+
     #[test]
     fn an_idle_root_move_never_outscores_a_forced_win() {
         // Every move wins in three plies (the toy ends there, and White makes the last

@@ -125,25 +125,26 @@ const COMMON_GAME_3: &[&str] = &[
     "d2d3", "b5c4", "i1i2", "c4c5", "c2d2",
 ];
 
-/// Vyrt, study of 2026 (4000 nodes), game 14 to 77. G3-H4: Black, whose last turn was A8-A3,
-/// then played A3-A8, straight back (the engine now plays A3-A4, 16 cp lower).
-const VYRT_GAME_14: &[&str] = &[
-    "H2-H4", "G8-H10", "C2-C3", "D7-D5", "B2-B4", "H10-J9", "D1-A4", "C7-C6", "A4-J4", "J9-L10",
-    "C1-I7", "G7-G5", "J4-J1", "L10-K8", "I7-G5", "H7-H6", "G5-F4", "B7-B5", "H1-H3", "D8-L4",
-    "J1-J5", "C8-L5", "F4-C7", "L4-C7", "J5-L5", "C7-F4", "E2-E3", "A7-A6", "L5-H5", "K8-J6",
-    "H5-I6", "F4-F5", "I6-J6", "F5-C2", "B1-A11", "G9-G8", "D12-D1", "C2-J7", "J6-J7", "I8-J7",
-    "H3-L3", "F8-I11", "A11-B9", "I11-H12", "B9-D10", "E8-F8", "L3-J3", "H8-J8", "J3-J8", "I9-J8",
-    "G1-H11", "B8-C10", "G2-G4", "C10-E11", "F1-D3", "A8-B8", "G12-G1", "B8-B10", "D10-F11",
-    "E11-C12", "E1-D12", "C12-B2", "D3-B5", "B10-B12", "D12-E1", "C6-B5", "F11-H12", "B2-C12",
-    "E1-E2", "C12-A1", "H12-G10", "F8-G7", "L12-A1", "B12-E12", "E2-F3", "E12-A12", "H11-F10",
-    "A12-I12", "F10-H9", "G7-F6", "G10-E9", "I12-I1", "E9-D7", "F6-E6", "H9-F8", "E6-D6", "F3-E2",
-    "I1-L1", "D7-C9", "L1-A1", "F8-D9", "A1-A2", "C9-B7", "D6-D7", "I2-I4", "D7-C8", "B7-L8",
-    "C8-D9", "L8-J7", "A2-L2", "J7-H6", "L2-K2", "I4-I5", "L7-L5", "I5-I6", "E7-E5", "H6-F5",
-    "D9-C10", "F5-E7", "E5-E4", "E7-D5", "K2-K12", "D2-D3", "E4-D3", "E2-D3", "K12-F12", "D5-C7",
-    "F12-D12", "D3-E2", "D12-C12", "C7-A6", "C12-C3", "A6-L4", "C3-C6", "H4-H5", "C6-B6", "G4-G5",
-    "B6-B4", "L4-J3", "B4-G4", "E2-F1", "G4-J4", "J3-K1", "J4-J1", "K1-A12", "J1-D1", "F1-G2",
-    "G8-G7", "E3-E4", "D1-D2", "G2-F3", "D2-D3", "F3-G4", "G7-G6", "H5-H6", "D3-A3", "H6-H7",
-    "A3-A4", "G4-G3", "A4-A8", "F2-F3", "A8-A3", "G3-H4",
+/// Vyrt, study of 2026-11-28 (20,000 nodes, 30 games, seed 1), game 6 to ply 137. Black, whose
+/// last turn was E12-F2, then played F2-E12, straight back. With the Vyrt network (on by
+/// default), each move searched alone scores within 8 cp of the progressing F2-G12 at every
+/// depth from 1 to 6 (depth 5: -134 and -140); the search without the rule plays the step
+/// back from 15,000 nodes a move on.
+const VYRT_GAME_6: &[&str] = &[
+    "B2-B4", "B7-B6", "C1-I7", "B8-C6", "G1-F11", "F7-F6", "I7-A3", "G8-F10", "F11-D10", "E8-F7",
+    "F2-F4", "F10-D11", "E1-F2", "C8-I2", "E2-E4", "D11-B12", "D1-F3", "G7-G6", "D10-F9", "D8-E8",
+    "F9-H8", "G9-H8", "F3-I3", "I2-G4", "F1-C4", "E7-E6", "A3-B2", "F8-E7", "B4-B5", "C6-A5",
+    "C4-E2", "G4-E2", "F2-E2", "D7-D5", "B1-A3", "D5-E4", "L2-L4", "A5-K4", "I3-L3", "K4-A3",
+    "B2-A3", "E7-A3", "L3-A3", "E8-B5", "E2-F2", "B12-C2", "A3-C3", "B5-C5", "C3-C5", "B6-C5",
+    "H1-C1", "C2-B4", "A1-B1", "B4-D3", "F2-G1", "A8-B8", "C1-C4", "F6-F5", "L4-L5", "H7-H5",
+    "A2-A3", "A7-A5", "B1-B8", "C9-B8", "L5-L6", "A9-A8", "E12-E1", "A8-A7", "E1-E2", "D3-B2",
+    "L6-A7", "L8-A7", "C4-C5", "B2-A12", "C5-A5", "A12-K11", "A5-B5", "K11-I12", "G1-F1",
+    "I12-G11", "F1-E1", "G11-F9", "E1-E12", "F9-D10", "E12-D11", "D10-F11", "H12-H1", "F11-H10",
+    "B5-B8", "H10-G12", "B8-B9", "G12-I1", "B9-L9", "L7-L5", "L9-L5", "I8-I7", "L5-L7", "I1-H11",
+    "D11-E11", "D9-D8", "L7-A7", "H11-J12", "A7-A9", "J12-L1", "A9-I9", "L1-A3", "I9-H9", "A3-K2",
+    "E11-F10", "K2-L12", "H9-H8", "L12-B11", "F10-E9", "B11-D12", "E9-D8", "D12-E2", "H8-H7",
+    "F7-G8", "H7-C7", "I7-I6", "G2-G3", "E2-F12", "C7-E7", "F12-H1", "E7-E6", "G8-H7", "E6-E7",
+    "H7-H8", "E7-A7", "H1-F2", "C12-C1", "F2-E12", "A7-C7", "I6-I5", "H2-H3", "E12-F2", "C7-C2",
 ];
 
 /// Little Cheops Imperial, study of 2026-11-28 (20,000 nodes), game 1: its 300 plies, then
@@ -249,18 +250,8 @@ fn score_of<P: Position, E: Evaluator<P> + Clone>(
         .raw()
 }
 
-/// These positions and their near-ties were measured with the hand-written evaluations; the
-/// variants' networks (on by default in Vyrt and Cypher) add corrections of up to 80 cp that
-/// move the near-ties the tests are about, so the whole file runs with the networks off
-/// (`MENAGERIE_NETS` is read once, before the first evaluation: every test calls this first).
-fn hand_written_evaluations() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| std::env::set_var("MENAGERIE_NETS", "none"));
-}
-
 #[test]
 fn imperial_never_reinspects_a_certified_civilian_when_progress_scores_about_the_same() {
-    hand_written_evaluations();
     let g = replay("little-cheops-imperial", IMPERIAL_GAME_1);
     assert_eq!(g.turn(), Color::Black);
     assert!(g.legal_moves().contains(&"inspect:d4".to_string()));
@@ -282,7 +273,6 @@ fn imperial_never_reinspects_a_certified_civilian_when_progress_scores_about_the
 
 #[test]
 fn common_does_not_step_straight_back_when_progress_scores_about_the_same() {
-    hand_written_evaluations();
     let g = replay("little-cheops", COMMON_GAME_3);
     let eval = CheopsEval::default();
     assert_eq!(idle::<CheopsPosition, _>(&*g, &eval), ["c5c4"]);
@@ -300,18 +290,41 @@ fn common_does_not_step_straight_back_when_progress_scores_about_the_same() {
 
 #[test]
 fn vyrt_does_not_step_straight_back_when_progress_scores_about_the_same() {
-    hand_written_evaluations();
-    let g = replay("vyrt", VYRT_GAME_14);
+    // The networks as shipped (Vyrt's is on): the near tie is the network's own.
+    let g = replay("vyrt", VYRT_GAME_6);
+    let eval = VyrtEval::default();
+    assert_eq!(idle::<VyrtPosition, _>(&*g, &eval), ["F2-E12"]);
+    // Without the rule the search steps back; with it the engine never does, at 10,000 to
+    // 40,000 nodes a move.
+    let typed = g
+        .as_any()
+        .downcast_ref::<Game<VyrtPosition>>()
+        .expect("typed game");
+    let positions = typed.positions();
+    let history: Vec<u64> = positions[..positions.len() - 1]
+        .iter()
+        .map(|p| p.key())
+        .collect();
+    let mut plain = menagerie_engine::Searcher::new(eval.clone(), 16);
+    let r = plain.search(typed.position(), &history, &Limits::nodes(20_000), |_| {});
     assert_eq!(
-        idle::<VyrtPosition, _>(&*g, &VyrtEval::default()),
-        ["A3-A8"]
+        r.best.map(|m| typed.position().move_text(m)).as_deref(),
+        Some("F2-E12")
     );
-    assert_eq!(engine_move(&*g, 20_000), "A3-A4");
+    for nodes in [10_000, 20_000, 40_000] {
+        assert_eq!(engine_move(&*g, nodes), "F2-G12", "{nodes} nodes");
+    }
+    // The engine's last iteration at 20,000 nodes is depth 6; there the two moves, each
+    // searched alone, are 2 cp apart, well inside the margin.
+    let r = Engine::new(16).search(&*g, &Limits::nodes(20_000), None, &mut |_| {});
+    assert_eq!(r.info.depth, 6);
+    let back = score_of::<VyrtPosition, _>(&*g, &eval, "F2-E12", 6);
+    let on = score_of::<VyrtPosition, _>(&*g, &eval, "F2-G12", 6);
+    assert_eq!((back, on), (-124, -126));
 }
 
 #[test]
 fn chess_marks_no_turn_idle() {
-    hand_written_evaluations();
     // Chess keeps its own repetition rule and evaluation: the search there is unchanged.
     let g = replay("chess", &["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6"]);
     let eval = menagerie_variants::eval::chess::ChessEval;
@@ -350,7 +363,6 @@ fn repetition_scores<P: Position, E: Evaluator<P> + Clone>(
 
 #[test]
 fn a_repetition_scores_as_the_draw_it_leads_to_in_every_game() {
-    hand_written_evaluations();
     // Whatever the rulebook's count (chess, Vyrt, Cypher: threefold; Little Cheops: the third
     // occurrence, R36), a side that can repeat a position can repeat it again: the search
     // scores the first repetition as the draw, less the contempt against a weaker opponent.
@@ -401,7 +413,6 @@ fn a_repetition_scores_as_the_draw_it_leads_to_in_every_game() {
 
 #[test]
 fn imperial_mates_instead_of_stepping_back_when_far_ahead() {
-    hand_written_evaluations();
     let moves: Vec<&str> = IMPERIAL_GAME_1_CONTINUED.split_whitespace().collect();
     assert_eq!(moves.len(), 411);
     let mut g = replay("little-cheops-imperial", &moves);
@@ -433,7 +444,6 @@ fn imperial_mates_instead_of_stepping_back_when_far_ahead() {
 /// only the hypothesis without a secret did).
 #[test]
 fn every_hypothesis_of_a_hidden_search_sees_the_games_repetitions() {
-    hand_written_evaluations();
     use menagerie_cheops::Style;
     // White's Castle on g7 (Towers f6 and h8, Civilians f8 and h6); Black's Civilians on
     // c11 and k11.
