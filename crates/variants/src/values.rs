@@ -162,7 +162,7 @@ mod tests {
     #[test]
     fn the_shipped_values_parse_and_are_what_the_registry_searches_with() {
         let v = parse(SHIPPED).unwrap();
-        assert_eq!(v.values[0], vec![100, 450, 600, 420, 1000]);
+        assert_eq!(v.values[0], vec![100, 450, 600, 600, 1300]);
         assert_eq!(v.values[1], vec![100, 300, 320, 500, 900]);
         assert_eq!(v.get("little-cheops", 'E'), Some(700));
         assert_eq!(v.get("little-cheops", 'N'), Some(300));
@@ -172,50 +172,51 @@ mod tests {
         let e = v.cheops(CheopsEval::default());
         assert_eq!(e.value('E'), 700);
         assert_eq!(e.value('?'), 0);
-        assert_eq!(v.vyrt(VyrtEval::default()).values, [100, 450, 600, 420, 1000]);
+        assert_eq!(v.vyrt(VyrtEval::default()).values, [100, 450, 600, 600, 1300]);
         assert_eq!(v.cypher(CypherEval::default()).values, [100, 300, 320, 500, 900]);
     }
 
     #[test]
     fn a_changed_file_changes_the_values_and_a_bad_one_is_refused_with_a_sentence() {
         let changed = SHIPPED
-            .replace("vyrt R 420", "vyrt R 700")
+            .replace("vyrt R 600", "vyrt R 700")
             .replace("little-cheops N 300", "little-cheops N 450");
         let v = parse(&changed).unwrap();
-        assert_eq!(v.vyrt(VyrtEval::default()).values, [100, 450, 600, 700, 1000]);
+        assert_eq!(v.vyrt(VyrtEval::default()).values, [100, 450, 600, 700, 1300]);
         assert_eq!(v.cheops(CheopsEval::default()).value('N'), 450);
         assert_eq!(
-            parse(&SHIPPED.replace("vyrt R 420", "vyrt R")).unwrap_err(),
-            "line 16 of the piece values is not 'game letter value': 'vyrt R'"
+            parse(&SHIPPED.replace("vyrt R 600", "vyrt R")).unwrap_err(),
+            "line 19 of the piece values is not 'game letter value': 'vyrt R'"
         );
         assert_eq!(
-            parse(&SHIPPED.replace("vyrt R 420", "vyrt R -5")).unwrap_err(),
-            "line 16 of the piece values has '-5' where a value from 0 to 10000 belongs"
+            parse(&SHIPPED.replace("vyrt R 600", "vyrt R -5")).unwrap_err(),
+            "line 19 of the piece values has '-5' where a value from 0 to 10000 belongs"
         );
         assert_eq!(
-            parse(&SHIPPED.replace("vyrt R 420", "vyrt S 420")).unwrap_err(),
-            "line 16 of the piece values gives 'S', which is not a valued piece of vyrt (PNBRQ)"
+            parse(&SHIPPED.replace("vyrt R 600", "vyrt S 420")).unwrap_err(),
+            "line 19 of the piece values gives 'S', which is not a valued piece of vyrt (PNBRQ)"
         );
         assert_eq!(
-            parse(&SHIPPED.replace("vyrt R 420", "shogi R 420")).unwrap_err(),
-            "line 16 of the piece values names an unknown game 'shogi' (vyrt, cypher, little-cheops)"
+            parse(&SHIPPED.replace("vyrt R 600", "shogi R 420")).unwrap_err(),
+            "line 19 of the piece values names an unknown game 'shogi' (vyrt, cypher, little-cheops)"
         );
         assert_eq!(
-            parse(&SHIPPED.replace("vyrt R 420", "vyrt Q 420")).unwrap_err(),
-            "line 17 of the piece values gives vyrt's 'Q' a second time"
+            parse(&SHIPPED.replace("vyrt R 600", "vyrt Q 420")).unwrap_err(),
+            "line 20 of the piece values gives vyrt's 'Q' a second time"
         );
         assert_eq!(
-            parse(&SHIPPED.replace("vyrt R 420", "")).unwrap_err(),
+            parse(&SHIPPED.replace("vyrt R 600", "")).unwrap_err(),
             "the piece values give no value to vyrt's 'R'"
         );
     }
 
     #[test]
     fn the_fallback_is_the_evaluations_own_defaults() {
-        // The file and the code's defaults agree today: a value changed in the file is the
-        // engine's, the code's defaults only a fallback.
+        // The engine plays the file's values; the code's defaults (Vyrt's Rook and Queen
+        // still 420 and 1000 there) are only the fallback should the file not parse.
         let f = fallback();
         assert_eq!(f.values[0], vec![100, 450, 600, 420, 1000]);
+        assert_ne!(f, parse(SHIPPED).unwrap());
         assert_eq!(f.values[2].len(), 14);
         assert_eq!(f.get("little-cheops", 'Q'), Some(900));
     }
