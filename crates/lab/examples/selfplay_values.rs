@@ -46,7 +46,10 @@ fn run() -> Result<(), String> {
         for (n, line) in text.lines().enumerate() {
             let fields: Vec<&str> = line.split(';').collect();
             let [gid, fen, score, result, terms] = fields[..] else {
-                return Err(format!("{f}:{}: not game;position;score;result;terms", n + 1));
+                return Err(format!(
+                    "{f}:{}: not game;position;score;result;terms",
+                    n + 1
+                ));
             };
             let num = |s: &str| {
                 s.parse::<f64>()

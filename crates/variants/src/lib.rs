@@ -479,9 +479,18 @@ pub fn registry() -> Vec<Variant> {
     all.extend(entries(menagerie_chess::variants(), ChessEval));
     // The piece values are data (`data/piece-values.txt`, [`values`]).
     let values = values::current();
-    all.extend(entries(menagerie_vyrt::variants(), values.vyrt(VyrtEval::default())));
-    all.extend(entries(menagerie_cypher::variants(), values.cypher(CypherEval::default())));
-    all.extend(entries(menagerie_cheops::variants(), values.cheops(CheopsEval::default())));
+    all.extend(entries(
+        menagerie_vyrt::variants(),
+        values.vyrt(VyrtEval::default()),
+    ));
+    all.extend(entries(
+        menagerie_cypher::variants(),
+        values.cypher(CypherEval::default()),
+    ));
+    all.extend(entries(
+        menagerie_cheops::variants(),
+        values.cheops(CheopsEval::default()),
+    ));
     all
 }
 

@@ -172,8 +172,14 @@ mod tests {
         let e = v.cheops(CheopsEval::default());
         assert_eq!(e.value('E'), 700);
         assert_eq!(e.value('?'), 0);
-        assert_eq!(v.vyrt(VyrtEval::default()).values, [100, 450, 600, 600, 1300]);
-        assert_eq!(v.cypher(CypherEval::default()).values, [100, 300, 320, 500, 900]);
+        assert_eq!(
+            v.vyrt(VyrtEval::default()).values,
+            [100, 450, 600, 600, 1300]
+        );
+        assert_eq!(
+            v.cypher(CypherEval::default()).values,
+            [100, 300, 320, 500, 900]
+        );
     }
 
     #[test]
@@ -182,7 +188,10 @@ mod tests {
             .replace("vyrt R 600", "vyrt R 700")
             .replace("little-cheops N 300", "little-cheops N 450");
         let v = parse(&changed).unwrap();
-        assert_eq!(v.vyrt(VyrtEval::default()).values, [100, 450, 600, 700, 1300]);
+        assert_eq!(
+            v.vyrt(VyrtEval::default()).values,
+            [100, 450, 600, 700, 1300]
+        );
         assert_eq!(v.cheops(CheopsEval::default()).value('N'), 450);
         assert_eq!(
             parse(&SHIPPED.replace("vyrt R 600", "vyrt R")).unwrap_err(),
