@@ -30,6 +30,7 @@ use thiserror::Error;
 pub mod engine;
 pub mod eval;
 pub mod levels;
+pub mod values;
 
 pub use engine::{Engine, Evaluation, SearchInfo, SearchReport, HASH_MB};
 pub use levels::{level_for_elo, level_for_skill, level_limits, MAX_LEVEL, MIN_LEVEL};
@@ -476,9 +477,20 @@ pub fn entries<P: Position, E: Evaluator<P> + Clone + 'static>(
 pub fn registry() -> Vec<Variant> {
     let mut all = Vec::new();
     all.extend(entries(menagerie_chess::variants(), ChessEval));
-    all.extend(entries(menagerie_vyrt::variants(), VyrtEval::default()));
-    all.extend(entries(menagerie_cypher::variants(), CypherEval::default()));
-    all.extend(entries(menagerie_cheops::variants(), CheopsEval::default()));
+    // The piece values are data (`data/piece-values.txt`, [`values`]).
+    let values = values::current();
+    all.extend(entries(
+        menagerie_vyrt::variants(),
+        values.vyrt(VyrtEval::default()),
+    ));
+    all.extend(entries(
+        menagerie_cypher::variants(),
+        values.cypher(CypherEval::default()),
+    ));
+    all.extend(entries(
+        menagerie_cheops::variants(),
+        values.cheops(CheopsEval::default()),
+    ));
     all
 }
 

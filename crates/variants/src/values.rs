@@ -1,0 +1,232 @@
+//! The pieces' values of the hand-written evaluations as data (issue 34, item 3):
+//! `data/piece-values.txt`, one `game letter value` a line, read into the evaluations the
+//! registry searches with. A value changes in that file, not in code; `MENAGERIE_VALUES=FILE`
+//! plays with another file of the same form (read once per process), so a changed value can
+//! be tried against the shipped one without rebuilding.
+
+use crate::eval::{cheops::CheopsEval, cypher::CypherEval, vyrt::VyrtEval};
+use std::sync::OnceLock;
+
+/// The shipped values.
+pub const SHIPPED: &str = include_str!("../data/piece-values.txt");
+
+/// The games with values in the file, each with the letters it must give, in the order of
+/// the evaluation's own table.
+pub const GAMES: [(&str, &str); 3] = [
+    ("vyrt", "PNBRQ"),
+    ("cypher", "PNBRQ"),
+    ("little-cheops", "KQEITMNDUBOACP"),
+];
+
+/// The largest value a file may give, in centipawns.
+pub const MAX_VALUE: i32 = 10_000;
+
+/// The values of one file: for each game of [`GAMES`], its letters' values in that order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceValues {
+    /// `values[g][i]`: game `GAMES[g]`, letter `i` of its letters.
+    pub values: [Vec<i32>; 3],
+}
+
+impl PieceValues {
+    /// The value of `letter` (upper case) in `game`, if the file has it.
+    pub fn get(&self, game: &str, letter: char) -> Option<i32> {
+        let g = GAMES.iter().position(|(id, _)| *id == game)?;
+        let i = GAMES[g].1.chars().position(|c| c == letter)?;
+        self.values[g].get(i).copied()
+    }
+
+    /// `e` with this file's Vyrt values.
+    pub fn vyrt(&self, mut e: VyrtEval) -> VyrtEval {
+        for (v, &x) in e.values.iter_mut().zip(&self.values[0]) {
+            *v = x;
+        }
+        e
+    }
+
+    /// `e` with this file's Cypher values.
+    pub fn cypher(&self, mut e: CypherEval) -> CypherEval {
+        for (v, &x) in e.values.iter_mut().zip(&self.values[1]) {
+            *v = x;
+        }
+        e
+    }
+
+    /// `e` with this file's Little Cheops values (letters not in the file keep theirs).
+    pub fn cheops(&self, mut e: CheopsEval) -> CheopsEval {
+        for (letter, v) in e.values.iter_mut() {
+            if let Some(x) = self.get("little-cheops", *letter) {
+                *v = x;
+            }
+        }
+        e
+    }
+}
+
+/// Reads a values file; a bad line, an unknown game or letter, a letter given twice or one
+/// missing is refused with one sentence naming the line or the letter.
+pub fn parse(text: &str) -> Result<PieceValues, String> {
+    let mut got: [Vec<Option<i32>>; 3] = GAMES.map(|(_, letters)| vec![None; letters.len()]);
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let n = n + 1;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [game, letter, value] = words[..] else {
+            return Err(format!(
+                "line {n} of the piece values is not 'game letter value': '{line}'"
+            ));
+        };
+        let g = GAMES.iter().position(|(id, _)| *id == game).ok_or_else(|| {
+            format!("line {n} of the piece values names an unknown game '{game}' (vyrt, cypher, little-cheops)")
+        })?;
+        let mut chars = letter.chars();
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            return Err(format!(
+                "line {n} of the piece values has '{letter}' where one letter belongs"
+            ));
+        };
+        let i = GAMES[g].1.chars().position(|l| l == c).ok_or_else(|| {
+            format!(
+                "line {n} of the piece values gives '{c}', which is not a valued piece of {game} ({})",
+                GAMES[g].1
+            )
+        })?;
+        let v = value
+            .parse::<i32>()
+            .ok()
+            .filter(|v| (0..=MAX_VALUE).contains(v))
+            .ok_or_else(|| {
+                format!("line {n} of the piece values has '{value}' where a value from 0 to {MAX_VALUE} belongs")
+            })?;
+        if got[g][i].replace(v).is_some() {
+            return Err(format!(
+                "line {n} of the piece values gives {game}'s '{c}' a second time"
+            ));
+        }
+    }
+    let mut values: [Vec<i32>; 3] = Default::default();
+    for (g, (game, letters)) in GAMES.iter().enumerate() {
+        for (i, c) in letters.chars().enumerate() {
+            values[g].push(
+                got[g][i]
+                    .ok_or_else(|| format!("the piece values give no value to {game}'s '{c}'"))?,
+            );
+        }
+    }
+    Ok(PieceValues { values })
+}
+
+/// The values the engine plays with: `MENAGERIE_VALUES`'s file when set (a file that does
+/// not read or parse is reported once on standard error and the shipped values are used),
+/// else the shipped file.
+pub fn current() -> &'static PieceValues {
+    static VALUES: OnceLock<PieceValues> = OnceLock::new();
+    VALUES.get_or_init(|| {
+        let shipped = || parse(SHIPPED).unwrap_or_else(|_| fallback());
+        match std::env::var("MENAGERIE_VALUES") {
+            Ok(path) => match std::fs::read_to_string(&path)
+                .map_err(|e| format!("{path} does not read: {e}"))
+                .and_then(|t| parse(&t).map_err(|e| format!("{path}: {e}")))
+            {
+                Ok(v) => v,
+                Err(e) => {
+                    eprintln!("MENAGERIE_VALUES ignored: {e}");
+                    shipped()
+                }
+            },
+            Err(_) => shipped(),
+        }
+    })
+}
+
+/// The evaluations' own defaults, should the shipped file ever not parse (a test keeps it
+/// parsing).
+fn fallback() -> PieceValues {
+    let cheops = CheopsEval::default();
+    PieceValues {
+        values: [
+            VyrtEval::default().values.to_vec(),
+            CypherEval::default().values.to_vec(),
+            GAMES[2].1.chars().map(|c| cheops.value(c)).collect(),
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_values_parse_and_are_what_the_registry_searches_with() {
+        let v = parse(SHIPPED).unwrap();
+        assert_eq!(v.values[0], vec![100, 450, 600, 600, 1300]);
+        assert_eq!(v.values[1], vec![100, 300, 320, 500, 900]);
+        assert_eq!(v.get("little-cheops", 'E'), Some(700));
+        assert_eq!(v.get("little-cheops", 'N'), Some(300));
+        assert_eq!(v.get("little-cheops", '?'), None);
+        assert_eq!(v.get("chess", 'P'), None);
+        // The registry's evaluations carry the file's values.
+        let e = v.cheops(CheopsEval::default());
+        assert_eq!(e.value('E'), 700);
+        assert_eq!(e.value('?'), 0);
+        assert_eq!(
+            v.vyrt(VyrtEval::default()).values,
+            [100, 450, 600, 600, 1300]
+        );
+        assert_eq!(
+            v.cypher(CypherEval::default()).values,
+            [100, 300, 320, 500, 900]
+        );
+    }
+
+    #[test]
+    fn a_changed_file_changes_the_values_and_a_bad_one_is_refused_with_a_sentence() {
+        let changed = SHIPPED
+            .replace("vyrt R 600", "vyrt R 700")
+            .replace("little-cheops N 300", "little-cheops N 450");
+        let v = parse(&changed).unwrap();
+        assert_eq!(
+            v.vyrt(VyrtEval::default()).values,
+            [100, 450, 600, 700, 1300]
+        );
+        assert_eq!(v.cheops(CheopsEval::default()).value('N'), 450);
+        assert_eq!(
+            parse(&SHIPPED.replace("vyrt R 600", "vyrt R")).unwrap_err(),
+            "line 19 of the piece values is not 'game letter value': 'vyrt R'"
+        );
+        assert_eq!(
+            parse(&SHIPPED.replace("vyrt R 600", "vyrt R -5")).unwrap_err(),
+            "line 19 of the piece values has '-5' where a value from 0 to 10000 belongs"
+        );
+        assert_eq!(
+            parse(&SHIPPED.replace("vyrt R 600", "vyrt S 420")).unwrap_err(),
+            "line 19 of the piece values gives 'S', which is not a valued piece of vyrt (PNBRQ)"
+        );
+        assert_eq!(
+            parse(&SHIPPED.replace("vyrt R 600", "shogi R 420")).unwrap_err(),
+            "line 19 of the piece values names an unknown game 'shogi' (vyrt, cypher, little-cheops)"
+        );
+        assert_eq!(
+            parse(&SHIPPED.replace("vyrt R 600", "vyrt Q 420")).unwrap_err(),
+            "line 20 of the piece values gives vyrt's 'Q' a second time"
+        );
+        assert_eq!(
+            parse(&SHIPPED.replace("vyrt R 600", "")).unwrap_err(),
+            "the piece values give no value to vyrt's 'R'"
+        );
+    }
+
+    #[test]
+    fn the_fallback_is_the_evaluations_own_defaults() {
+        // The engine plays the file's values; the code's defaults (Vyrt's Rook and Queen
+        // still 420 and 1000 there) are only the fallback should the file not parse.
+        let f = fallback();
+        assert_eq!(f.values[0], vec![100, 450, 600, 420, 1000]);
+        assert_ne!(f, parse(SHIPPED).unwrap());
+        assert_eq!(f.values[2].len(), 14);
+        assert_eq!(f.get("little-cheops", 'Q'), Some(900));
+    }
+}
