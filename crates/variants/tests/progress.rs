@@ -357,6 +357,31 @@ fn engine_move(game: &dyn AnyGame, nodes: u64) -> String {
         .expect("a move")
 }
 
+/// The typed game behind `game` and the keys of its earlier positions (for repetitions).
+fn typed_with_history<P: Position>(game: &dyn AnyGame) -> (&Game<P>, Vec<u64>) {
+    let g = game.as_any().downcast_ref::<Game<P>>().expect("typed game");
+    let positions = g.positions();
+    let history = positions[..positions.len() - 1]
+        .iter()
+        .map(|p| p.key())
+        .collect();
+    (g, history)
+}
+
+/// The move of a search without the idle-move rule at the end of `game` with `nodes` nodes.
+fn plain_move<P: Position, E: Evaluator<P> + Clone>(
+    game: &dyn AnyGame,
+    eval: &E,
+    nodes: u64,
+) -> String {
+    let (g, history) = typed_with_history::<P>(game);
+    let mut plain = menagerie_engine::Searcher::new(eval.clone(), 16);
+    let r = plain.search(g.position(), &history, &Limits::nodes(nodes), |_| {});
+    r.best
+        .map(|m| g.position().move_text(m))
+        .unwrap_or_default()
+}
+
 /// The score of `mv` (canonical text) alone at the end of `game`, searched to `depth` with
 /// the game's earlier positions counting for repetitions and no idle margin.
 fn score_of<P: Position, E: Evaluator<P> + Clone>(
@@ -365,12 +390,7 @@ fn score_of<P: Position, E: Evaluator<P> + Clone>(
     mv: &str,
     depth: u32,
 ) -> i32 {
-    let g = game.as_any().downcast_ref::<Game<P>>().expect("typed game");
-    let positions = g.positions();
-    let history: Vec<u64> = positions[..positions.len() - 1]
-        .iter()
-        .map(|p| p.key())
-        .collect();
+    let (g, history) = typed_with_history::<P>(game);
     let root = g.position();
     let mv = root.parse_move(mv).expect("a legal move");
     let mut searcher = menagerie_engine::Searcher::new(eval.clone(), 1);
@@ -431,21 +451,7 @@ fn vyrt_does_not_step_straight_back_when_progress_scores_about_the_same() {
     assert_eq!(idle::<VyrtPosition, _>(&*g, &eval), ["J5-H6"]);
     // Without the rule the search steps back; with it the engine never does, at 10,000 to
     // 40,000 nodes a move.
-    let typed = g
-        .as_any()
-        .downcast_ref::<Game<VyrtPosition>>()
-        .expect("typed game");
-    let positions = typed.positions();
-    let history: Vec<u64> = positions[..positions.len() - 1]
-        .iter()
-        .map(|p| p.key())
-        .collect();
-    let mut plain = menagerie_engine::Searcher::new(eval.clone(), 16);
-    let r = plain.search(typed.position(), &history, &Limits::nodes(20_000), |_| {});
-    assert_eq!(
-        r.best.map(|m| typed.position().move_text(m)).as_deref(),
-        Some("J5-H6")
-    );
+    assert_eq!(plain_move::<VyrtPosition, _>(&*g, &eval, 20_000), "J5-H6");
     for nodes in [10_000, 20_000, 40_000] {
         assert_eq!(engine_move(&*g, nodes), "J5-I3", "{nodes} nodes");
     }
@@ -616,22 +622,8 @@ fn imperial_neither_reinspects_nor_steps_back_in_a_near_tie() {
         idle::<CheopsPosition, _>(&*g, &eval),
         ["inspect:k10", "l1m1"]
     );
-    let typed = g
-        .as_any()
-        .downcast_ref::<Game<CheopsPosition>>()
-        .expect("typed game");
-    let positions = typed.positions();
-    let history: Vec<u64> = positions[..positions.len() - 1]
-        .iter()
-        .map(|p| p.key())
-        .collect();
     // Without the rule the search steps the King back.
-    let mut plain = menagerie_engine::Searcher::new(eval.clone(), 16);
-    let r = plain.search(typed.position(), &history, &Limits::nodes(20_000), |_| {});
-    assert_eq!(
-        r.best.map(|m| typed.position().move_text(m)).as_deref(),
-        Some("l1m1")
-    );
+    assert_eq!(plain_move::<CheopsPosition, _>(&*g, &eval, 20_000), "l1m1");
     // With it the engine plays the King on, l1k1, at 10,000 to 40,000 nodes a move.
     for nodes in [10_000, 20_000, 40_000] {
         assert_eq!(engine_move(&*g, nodes), "l1k1", "{nodes} nodes");
