@@ -321,13 +321,18 @@ async fn connection(
     };
     let body_timeout = limits.body;
     let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
-        let forwarded: Vec<&str> = req
-            .headers()
-            .get_all("x-forwarded-for")
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .collect();
-        let client = SocketAddr::new(proxies.client(peer.ip(), &forwarded), peer.port());
+        // The header is read only from a trusted proxy (most servers name none).
+        let client = if proxies.trusts(peer.ip()) {
+            let forwarded: Vec<&str> = req
+                .headers()
+                .get_all("x-forwarded-for")
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .collect();
+            SocketAddr::new(proxies.client(peer.ip(), &forwarded), peer.port())
+        } else {
+            peer
+        };
         req.extensions_mut().insert(ConnectInfo(client));
         let req = req.map(|inner| {
             Body::new(DeadlineBody {
