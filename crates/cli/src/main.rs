@@ -28,6 +28,10 @@ struct GameArgs {
     /// A position string in the game's own format (default: the start position).
     #[arg(long)]
     fen: Option<String>,
+    /// Moves played from that position first, separated by spaces (canonical or human
+    /// text): the position after them is the one used, with them as its history.
+    #[arg(long, value_name = "MOVES")]
+    moves: Option<String>,
     /// A rule option as name=value (repeatable; `menagerie variants --options` lists them);
     /// defaults are the rulebook's rulings.
     #[arg(long = "rule", value_name = "NAME=VALUE")]
@@ -223,7 +227,19 @@ pub(crate) fn variant_of(args: &GameArgs) -> Result<menagerie_variants::Variant,
 fn open(args: &GameArgs) -> Result<Box<dyn AnyGame>, VariantError> {
     let variant = variant_of(args)?;
     let options = rule_options(variant.id, &args.rules)?;
-    variant.open(args.fen.as_deref(), &options)
+    let mut g = variant.open(args.fen.as_deref(), &options)?;
+    play_moves(g.as_mut(), args.moves.as_deref())?;
+    Ok(g)
+}
+
+/// Plays the moves of `--moves` in `g`, in order; the first one that cannot be played is
+/// refused with its number and the game's reason.
+pub(crate) fn play_moves(g: &mut dyn AnyGame, moves: Option<&str>) -> Result<(), VariantError> {
+    for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
+        g.push(text)
+            .map_err(|e| VariantError::Other(format!("move {} of --moves: {e}", i + 1)))?;
+    }
+    Ok(())
 }
 
 fn run(cli: Cli) -> Result<(), VariantError> {

@@ -167,6 +167,7 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
             &crate::rule_options(variant.id, &rules)?,
         )?,
     };
+    crate::play_moves(g.as_mut(), args.game.moves.as_deref())?;
     let options = RuleOptions::parse(&rules)?;
 
     let stdin = std::io::stdin();

@@ -72,6 +72,43 @@ fn show_draws_the_board_with_coordinates() {
     assert!(out.contains("    a b c d e f g h"));
 }
 
+/// `--moves` plays a line first (canonical or human text): the command then works on the
+/// position after it, exactly as on that position's string; the first move that cannot be
+/// played is refused with its number, in one sentence.
+#[test]
+fn moves_option_plays_a_line_before_the_command() {
+    let o = menagerie(&["perft", "chess", "1", "--moves", "e2e4"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).lines().last(), Some("20"));
+    let line = menagerie(&["perft", "chess", "3", "--moves", "e4 e5 Nf3"]);
+    let fen = menagerie(&[
+        "perft",
+        "chess",
+        "3",
+        "--fen",
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+    ]);
+    assert_eq!(stdout(&line).lines().last(), Some("23193"));
+    assert_eq!(stdout(&line), stdout(&fen));
+    let cases: &[(&str, &str)] = &[
+        (
+            "e2e4 e2e4",
+            "error: move 2 of --moves: e2e4 is illegal: there is no piece on e2",
+        ),
+        (
+            "f2f3 e7e5 g2g4 d8h4 a2a3",
+            "error: move 5 of --moves: the game is over (Black wins by checkmate), so no move \
+             can be played",
+        ),
+    ];
+    for (moves, sentence) in cases {
+        let o = menagerie(&["moves", "chess", "--moves", moves]);
+        assert_eq!(o.status.code(), Some(2), "{moves}");
+        assert_eq!(stderr(&o).trim(), *sentence);
+        assert!(stdout(&o).is_empty());
+    }
+}
+
 #[test]
 fn bad_input_is_one_sentence_and_exit_code_2() {
     let cases: &[&[&str]] = &[
