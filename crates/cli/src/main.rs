@@ -224,7 +224,8 @@ pub(crate) fn variant_of(args: &GameArgs) -> Result<menagerie_variants::Variant,
     }
 }
 
-fn open(args: &GameArgs) -> Result<Box<dyn AnyGame>, VariantError> {
+/// The game of `args`: its variant, rules and position, after `--moves`.
+pub(crate) fn open(args: &GameArgs) -> Result<Box<dyn AnyGame>, VariantError> {
     let variant = variant_of(args)?;
     let options = rule_options(variant.id, &args.rules)?;
     let mut g = variant.open(args.fen.as_deref(), &options)?;

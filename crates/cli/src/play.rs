@@ -160,14 +160,13 @@ pub fn run(args: PlayArgs) -> Result<(), VariantError> {
             rules = loaded.rules;
             stated = loaded.stated;
             println!("loaded {} moves from {path}", loaded.moves);
-            loaded.game
+            let mut g = loaded.game;
+            crate::play_moves(g.as_mut(), args.game.moves.as_deref())?;
+            g
         }
-        None => variant.open(
-            args.game.fen.as_deref(),
-            &crate::rule_options(variant.id, &rules)?,
-        )?,
+        // The position (and `--moves`) as every other command opens it.
+        None => crate::open(&args.game)?,
     };
-    crate::play_moves(g.as_mut(), args.game.moves.as_deref())?;
     let options = RuleOptions::parse(&rules)?;
 
     let stdin = std::io::stdin();
