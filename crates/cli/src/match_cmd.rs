@@ -172,8 +172,8 @@ pub fn run(args: MatchArgs) -> Result<(), VariantError> {
         .as_deref()
         .map(|t| parse_sprt(t, args.sprt_alpha, args.sprt_beta))
         .transpose()?;
-    let spec_a = PlayerSpec::parse(&args.a)?;
-    let spec_b = PlayerSpec::parse(&args.b)?;
+    let spec_a = PlayerSpec::parse(&args.a, variant.id)?;
+    let spec_b = PlayerSpec::parse(&args.b, variant.id)?;
     if spec_a == PlayerSpec::Human || spec_b == PlayerSpec::Human {
         return Err(VariantError::Other(
             "a match is between programs; use `menagerie play` to play yourself".into(),

@@ -141,8 +141,8 @@ fn read_record(path: &str) -> Result<String, VariantError> {
 /// Runs `play`.
 pub fn run(args: PlayArgs) -> Result<(), VariantError> {
     let variant = crate::variant_of(&args.game)?;
-    let white = PlayerSpec::parse(&args.white)?;
-    let black = PlayerSpec::parse(&args.black)?;
+    let white = PlayerSpec::parse(&args.white, variant.id)?;
+    let black = PlayerSpec::parse(&args.black, variant.id)?;
     let default = Limits {
         threads: args.threads,
         ..Limits::movetime(args.movetime)

@@ -278,7 +278,7 @@ impl Session {
         } else {
             None
         };
-        if let Some(Ok(l)) = level.map(menagerie_variants::level_limits) {
+        if let Some(Ok(l)) = level.map(|n| menagerie_variants::level_limits(g.variant(), n)) {
             limits = Limits {
                 movetime: match (limits.movetime, l.movetime) {
                     (Some(a), Some(b)) => Some(a.min(b)),

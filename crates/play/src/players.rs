@@ -55,10 +55,10 @@ fn bad(spec: &str, why: &str) -> VariantError {
 }
 
 /// Reads `engine`, `engine:3` (depth 3), `engine:depth=3,movetime=100,nodes=5000`,
-/// `engine:level=N` (one of the library's levels 1..=8, [`menagerie_variants::level_limits`];
-/// limits after it override the level's), `threads=N`; each limit checked by the one rule of
-/// [`crate::limits`].
-fn engine_limits(spec: &str, opts: &str) -> Result<Limits, VariantError> {
+/// `engine:level=N` (one of the library's levels 1..=8 in `variant`,
+/// [`menagerie_variants::level_limits`]; limits after it override the level's), `threads=N`;
+/// each limit checked by the one rule of [`crate::limits`].
+fn engine_limits(spec: &str, opts: &str, variant: &str) -> Result<Limits, VariantError> {
     let mut l = Limits::default();
     for item in opts.split(',').filter(|s| !s.is_empty()) {
         let read = |kind, v: &str| limits::parse(kind, v).map_err(|why| bad(spec, &why));
@@ -69,7 +69,8 @@ fn engine_limits(spec: &str, opts: &str) -> Result<Limits, VariantError> {
                 let n = v
                     .parse::<u32>()
                     .map_err(|_| bad(spec, &format!("level needs a whole number, not '{v}'")))?;
-                let level = menagerie_variants::level_limits(n).map_err(|why| bad(spec, &why))?;
+                let level = menagerie_variants::level_limits(variant, n)
+                    .map_err(|why| bad(spec, &why))?;
                 l = Limits {
                     threads: l.threads,
                     contempt: l.contempt.or(level.contempt),
@@ -113,16 +114,16 @@ fn engine_limits(spec: &str, opts: &str) -> Result<Limits, VariantError> {
 }
 
 impl PlayerSpec {
-    /// Reads a player: `human`, `engine[:options]`, `random`, `greedy`,
-    /// `uci:<path>[:name=value,...]`.
-    pub fn parse(spec: &str) -> Result<PlayerSpec, VariantError> {
+    /// Reads a player of `variant` (whose table an engine's `level=N` takes): `human`,
+    /// `engine[:options]`, `random`, `greedy`, `uci:<path>[:name=value,...]`.
+    pub fn parse(spec: &str, variant: &str) -> Result<PlayerSpec, VariantError> {
         let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
         match kind {
             "human" if rest.is_empty() => Ok(PlayerSpec::Human),
             "random" if rest.is_empty() => Ok(PlayerSpec::Random),
             "greedy" if rest.is_empty() => Ok(PlayerSpec::Greedy),
             "engine" if rest.is_empty() => Ok(PlayerSpec::Engine(None)),
-            "engine" => Ok(PlayerSpec::Engine(Some(engine_limits(spec, rest)?))),
+            "engine" => Ok(PlayerSpec::Engine(Some(engine_limits(spec, rest, variant)?))),
             "uci" => {
                 let (path, opts) = match rest.rsplit_once(':') {
                     Some((p, o)) if o.contains('=') => (p, o),
@@ -322,13 +323,16 @@ mod tests {
 
     #[test]
     fn player_specs_read() {
-        assert_eq!(PlayerSpec::parse("human").unwrap(), PlayerSpec::Human);
         assert_eq!(
-            PlayerSpec::parse("engine:3").unwrap(),
+            PlayerSpec::parse("human", "chess").unwrap(),
+            PlayerSpec::Human
+        );
+        assert_eq!(
+            PlayerSpec::parse("engine:3", "chess").unwrap(),
             PlayerSpec::Engine(Some(Limits::depth(3)))
         );
         assert_eq!(
-            PlayerSpec::parse("engine:depth=2,nodes=100").unwrap(),
+            PlayerSpec::parse("engine:depth=2,nodes=100", "chess").unwrap(),
             PlayerSpec::Engine(Some(Limits {
                 depth: Some(2),
                 nodes: Some(100),
@@ -337,34 +341,58 @@ mod tests {
             }))
         );
         assert_eq!(
-            PlayerSpec::parse("uci:/usr/games/stockfish:elo=1350").unwrap(),
+            PlayerSpec::parse("uci:/usr/games/stockfish:elo=1350", "chess").unwrap(),
             PlayerSpec::Uci {
                 path: "/usr/games/stockfish".into(),
                 options: vec![("elo".into(), "1350".into())]
             }
         );
-        assert!(PlayerSpec::parse("engine:depth=x").is_err());
-        assert!(PlayerSpec::parse("engine:movetime=0").is_err());
-        assert!(PlayerSpec::parse("engine:99999999999").is_err());
-        assert!(PlayerSpec::parse("martian").is_err());
+        assert!(PlayerSpec::parse("engine:depth=x", "chess").is_err());
+        assert!(PlayerSpec::parse("engine:movetime=0", "chess").is_err());
+        assert!(PlayerSpec::parse("engine:99999999999", "chess").is_err());
+        assert!(PlayerSpec::parse("martian", "chess").is_err());
     }
 
     #[test]
     fn engine_players_keep_the_match_bounds_unless_they_set_their_own() {
         let m = Limits::movetime(100);
-        let threads_only = PlayerSpec::parse("engine:threads=2").unwrap();
+        let threads_only = PlayerSpec::parse("engine:threads=2", "chess").unwrap();
         let PlayerSpec::Engine(own) = threads_only else {
             panic!("not an engine")
         };
         let l = engine_player_limits(own.as_ref(), m);
         assert_eq!(l.movetime, Some(Duration::from_millis(100)));
         assert_eq!((l.depth, l.nodes, l.threads), (None, None, Some(2)));
-        let PlayerSpec::Engine(own) = PlayerSpec::parse("engine:depth=3").unwrap() else {
+        let PlayerSpec::Engine(own) = PlayerSpec::parse("engine:depth=3", "chess").unwrap() else {
             panic!("not an engine")
         };
         let l = engine_player_limits(own.as_ref(), m);
         assert_eq!((l.depth, l.movetime), (Some(3), None));
         assert_eq!(engine_player_limits(None, m), m);
+    }
+
+    #[test]
+    fn an_engine_level_plays_its_games_own_table() {
+        let level = |variant| {
+            let PlayerSpec::Engine(Some(l)) = PlayerSpec::parse("engine:level=2", variant).unwrap()
+            else {
+                panic!("not an engine with limits")
+            };
+            l
+        };
+        assert_eq!(
+            level("little-cheops"),
+            menagerie_variants::level_limits("little-cheops", 2).unwrap()
+        );
+        assert_eq!(
+            level("cypher"),
+            menagerie_variants::level_limits("chess", 2).unwrap()
+        );
+        assert_ne!(level("little-cheops"), level("cypher"));
+        assert_eq!(
+            PlayerSpec::parse("engine:level=9", "vyrt").unwrap_err().to_string(),
+            "player 'engine:level=9' is not understood: level 9 is not in 1..=8 (1 is the weakest, 8 the strongest)"
+        );
     }
 
     #[test]

@@ -1300,7 +1300,7 @@ impl App {
         address: Option<std::net::IpAddr>,
     ) -> Option<String> {
         let _slot = self.engine_pool.acquire(class, address).await?;
-        let mut limits = games::level_limits(level);
+        let mut limits = games::level_limits(game.variant(), level);
         if let Some(ms) = budget_ms {
             // A clock: spend about a thirtieth of the time left, never more than the level.
             let budget = std::time::Duration::from_millis(ms);

@@ -491,14 +491,15 @@ pub const LEVELS: std::ops::RangeInclusive<u32> =
 
 /// Whether `level` is one of [`LEVELS`]: the one check `engine:LEVEL` goes through.
 pub fn level_exists(level: u32) -> bool {
-    menagerie_variants::level_limits(level).is_ok()
+    LEVELS.contains(&level)
 }
 
-/// The search limits of an engine level (1 weakest .. 8 strongest, the library's levels); a
-/// level stored by an older server outside that range plays at the nearest one.
-pub fn level_limits(level: u32) -> Limits {
+/// The search limits of an engine level in `variant` (1 weakest .. 8 strongest, the library's
+/// levels, the game's own table where it has one); a level stored by an older server outside
+/// that range plays at the nearest one.
+pub fn level_limits(variant: &str, level: u32) -> Limits {
     let level = level.clamp(menagerie_variants::MIN_LEVEL, menagerie_variants::MAX_LEVEL);
-    menagerie_variants::level_limits(level).unwrap_or_default()
+    menagerie_variants::level_limits(variant, level).unwrap_or_default()
 }
 
 /// Searches `game` (the umpire's; the library searches from the mover's view where the game

@@ -27,6 +27,7 @@ use std::fmt;
 use std::sync::Arc;
 use thiserror::Error;
 
+mod data_file;
 pub mod engine;
 pub mod eval;
 pub mod levels;

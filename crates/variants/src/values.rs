@@ -124,22 +124,7 @@ pub fn parse(text: &str) -> Result<PieceValues, String> {
 /// else the shipped file.
 pub fn current() -> &'static PieceValues {
     static VALUES: OnceLock<PieceValues> = OnceLock::new();
-    VALUES.get_or_init(|| {
-        let shipped = || parse(SHIPPED).unwrap_or_else(|_| fallback());
-        match std::env::var("MENAGERIE_VALUES") {
-            Ok(path) => match std::fs::read_to_string(&path)
-                .map_err(|e| format!("{path} does not read: {e}"))
-                .and_then(|t| parse(&t).map_err(|e| format!("{path}: {e}")))
-            {
-                Ok(v) => v,
-                Err(e) => {
-                    eprintln!("MENAGERIE_VALUES ignored: {e}");
-                    shipped()
-                }
-            },
-            Err(_) => shipped(),
-        }
-    })
+    VALUES.get_or_init(|| crate::data_file::load("MENAGERIE_VALUES", SHIPPED, parse, fallback))
 }
 
 /// The evaluations' own defaults, should the shipped file ever not parse (a test keeps it

@@ -110,7 +110,7 @@ fn every_level_plays_a_mate_in_one() {
     for level in 1..=8 {
         let (_, best) = lines(
             "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
-            level_limits(level).unwrap(),
+            level_limits("chess", level).unwrap(),
         );
         assert_eq!(best.as_deref(), Some("Ra8#"), "level {level}");
     }
