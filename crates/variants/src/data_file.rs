@@ -26,3 +26,12 @@ pub(crate) fn load<T>(
         }
     }
 }
+
+/// The lines of a data file that say something, each with its number (from 1), its text
+/// (without the comment after `#`, trimmed) and its words.
+pub(crate) fn lines(text: &str) -> impl Iterator<Item = (usize, &str, Vec<&str>)> {
+    text.lines().enumerate().filter_map(|(n, raw)| {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        (!line.is_empty()).then(|| (n + 1, line, line.split_whitespace().collect()))
+    })
+}

@@ -87,13 +87,7 @@ impl LevelTables {
 /// one sentence naming the line or the level.
 pub fn parse(text: &str) -> Result<LevelTables, String> {
     let mut got: Vec<(String, [Option<Level>; 8])> = Vec::new();
-    for (n, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let n = n + 1;
-        let words: Vec<&str> = line.split_whitespace().collect();
+    for (n, line, words) in crate::data_file::lines(text) {
         let [game, level, depth, nodes, time, margin, chance] = words[..] else {
             return Err(format!(
                 "line {n} of the levels is not 'game level depth nodes time margin chance': '{line}'"

@@ -67,13 +67,7 @@ impl PieceValues {
 /// missing is refused with one sentence naming the line or the letter.
 pub fn parse(text: &str) -> Result<PieceValues, String> {
     let mut got: [Vec<Option<i32>>; 3] = GAMES.map(|(_, letters)| vec![None; letters.len()]);
-    for (n, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let n = n + 1;
-        let words: Vec<&str> = line.split_whitespace().collect();
+    for (n, line, words) in crate::data_file::lines(text) {
         let [game, letter, value] = words[..] else {
             return Err(format!(
                 "line {n} of the piece values is not 'game letter value': '{line}'"
