@@ -106,16 +106,17 @@ fn an_imperial_player_sees_the_same_transcript_whichever_civilian_was_appointed(
         transcripts[0]
     );
 
-    // Live: the engine's appointment is announced to Black without its square. Black's King
-    // stands far off (m1), so no step of White's King changes the evaluation's mop-up (a
-    // material lead rewards bringing the Kings together): every White turn scores alike at
-    // depth 1 and the engine keeps the first, the appointment.
+    // Live: the engine's appointment is announced to Black without its square. At depth 1
+    // every White turn but the King's scores alike and the engine keeps the first, the
+    // appointment: the King's steps lose (to c10 and d11 the mop-up drives it from the
+    // centre; d9 and e10 come within two steps of a Black Knight, on g8 or e7, which costs
+    // more than they take from the room of the Black Towers).
     let o = with_input(
         &[
             "play",
             "little-cheops-imperial",
             "--fen",
-            "13/13/2c1c8/3K9/2t1t8/13/5n7/13/6CC5/13/13/13/12k w d10:w@d10 - 0 1 -",
+            "13/13/2c1c8/3K9/2t1t8/6n6/4n8/13/6CC5/13/13/13/12k w d10:w@d10 - 0 1 -",
             "--white",
             "engine:1",
             "--black",

@@ -382,6 +382,60 @@ fn plain_move<P: Position, E: Evaluator<P> + Clone>(
         .unwrap_or_default()
 }
 
+/// The move, last finished depth and score of a search of `nodes` nodes on one thread at the
+/// end of `game` with `eval`, as the engine searches (the idle turns `eval` names lose near
+/// ties; a player's view where the game hides something): the engine's own search with an
+/// evaluation given, for positions found under an evaluation the engine has since changed.
+fn progress_move<P: Position, E: Evaluator<P> + Clone>(
+    game: &dyn AnyGame,
+    eval: &E,
+    nodes: u64,
+) -> (String, u32, Score) {
+    let g = game.as_any().downcast_ref::<Game<P>>().expect("typed game");
+    let positions = g.positions();
+    let earlier = &positions[..positions.len() - 1];
+    let root = g.position();
+    let turns: Vec<(P, P::Move)> = earlier
+        .iter()
+        .cloned()
+        .zip(g.moves().iter().copied())
+        .collect();
+    let mut moves = Vec::new();
+    root.legal_moves(&mut moves);
+    let mut searcher = menagerie_engine::Searcher::new(eval.clone(), 16);
+    searcher.set_idle_moves(eval.idle_moves(root, &turns, &moves));
+    let limits = Limits::nodes(nodes);
+    let (text_root, r) = match root.hidden_view(root.turn()) {
+        Some(view) => {
+            let seen: Vec<P> = earlier
+                .iter()
+                .map(|p| p.hidden_view(root.turn()).unwrap_or_else(|| p.clone()))
+                .collect();
+            let r = searcher.search_hidden(&view, &seen, &limits, |_| {}).result;
+            (view, r)
+        }
+        None => {
+            let history: Vec<u64> = earlier.iter().map(|p| p.key()).collect();
+            (
+                root.clone(),
+                searcher.search(root, &history, &limits, |_| {}),
+            )
+        }
+    };
+    let best = r.best.map(|m| text_root.move_text(m)).unwrap_or_default();
+    (best, r.last.depth, r.last.score)
+}
+
+/// The evaluation the near ties of Little Cheops below were found under: the shipped one
+/// without the riders' mobility (added later; it moves these positions' scores, not the
+/// rule they test).
+fn cheops_eval_of_the_near_ties() -> CheopsEval {
+    CheopsEval {
+        rider_mobility: 0,
+        ..menagerie_variants::values::current().cheops(CheopsEval::default())
+    }
+}
+
 /// The score of `mv` (canonical text) alone at the end of `game`, searched to `depth` with
 /// the game's earlier positions counting for repetitions and no idle margin.
 fn score_of<P: Position, E: Evaluator<P> + Clone>(
@@ -428,15 +482,18 @@ fn imperial_leaves_the_old_studys_reinspection_and_step_back() {
 #[test]
 fn common_does_not_step_straight_back_when_progress_scores_about_the_same() {
     let g = replay("little-cheops", COMMON_GAME_3);
-    let eval = CheopsEval::default();
+    let eval = cheops_eval_of_the_near_ties();
     assert_eq!(idle::<CheopsPosition, _>(&*g, &eval), ["c5c4"]);
-    assert_eq!(engine_move(&*g, 20_000), "c5b6");
     // Searched alone to the same depth, the step back and the progressing move score
     // within the margin of each other: the idle one is not chosen for a near tie.
-    // The engine's last iteration (depth 3 at 20,000 nodes) scores c5b6 -97; the step back,
+    // The search's last iteration (depth 3 at 20,000 nodes) scores c5b6 -97; the step back,
     // searched alone to that depth, scores exactly the same: a tie, and progress wins it.
-    let r = Engine::new(16).search(&*g, &Limits::nodes(20_000), None, &mut |_| {});
-    assert_eq!((r.info.depth, r.info.score), (3, Score::Cp(-97)));
+    let (mv, depth, score) = progress_move::<CheopsPosition, _>(&*g, &eval, 20_000);
+    assert_eq!((mv.as_str(), depth, score), ("c5b6", 3, Score::Cp(-97)));
+    // The shipped engine, whose evaluation sees more here, does not step back either.
+    let shipped = CheopsEval::default();
+    assert_eq!(idle::<CheopsPosition, _>(&*g, &shipped), ["c5c4"]);
+    assert_ne!(engine_move(&*g, 20_000), "c5c4");
     let back = score_of::<CheopsPosition, _>(&*g, &eval, "c5c4", 3);
     let on = score_of::<CheopsPosition, _>(&*g, &eval, "c5b6", 3);
     assert_eq!((back, on), (-97, -97));
@@ -616,7 +673,7 @@ fn every_hypothesis_of_a_hidden_search_sees_the_games_repetitions() {
 #[test]
 fn imperial_neither_reinspects_nor_steps_back_in_a_near_tie() {
     let g = replay("little-cheops-imperial", IMPERIAL_GAME_5);
-    let eval = menagerie_variants::values::current().cheops(CheopsEval::default());
+    let eval = cheops_eval_of_the_near_ties();
     assert_eq!(g.turn(), Color::White);
     assert_eq!(
         idle::<CheopsPosition, _>(&*g, &eval),
@@ -624,15 +681,21 @@ fn imperial_neither_reinspects_nor_steps_back_in_a_near_tie() {
     );
     // Without the rule the search steps the King back.
     assert_eq!(plain_move::<CheopsPosition, _>(&*g, &eval, 20_000), "l1m1");
-    // With it the engine plays the King on, l1k1, at 10,000 to 40,000 nodes a move.
+    // With it the King plays on, l1k1, at 10,000 to 40,000 nodes a move.
     for nodes in [10_000, 20_000, 40_000] {
-        assert_eq!(engine_move(&*g, nodes), "l1k1", "{nodes} nodes");
+        let (mv, ..) = progress_move::<CheopsPosition, _>(&*g, &eval, nodes);
+        assert_eq!(mv, "l1k1", "{nodes} nodes");
     }
-    // The engine's last iteration at 20,000 nodes is depth 4; there, each searched alone,
-    // the re-inspection scores -25, the step back 0 (it repeats a position: the draw) and
+    // The last iteration at 20,000 nodes is depth 4; there, each searched alone, the
+    // re-inspection scores -25, the step back 0 (it repeats a position: the draw) and
     // l1k1 -16: the step back leads by less than the margin, so progress is played.
-    let r = Engine::new(16).search(&*g, &Limits::nodes(20_000), None, &mut |_| {});
-    assert_eq!(r.info.depth, 4);
+    let (_, depth, _) = progress_move::<CheopsPosition, _>(&*g, &eval, 20_000);
+    assert_eq!(depth, 4);
+    // The shipped engine, whose evaluation sees more here, plays neither idle turn.
+    for nodes in [10_000, 20_000, 40_000] {
+        let mv = engine_move(&*g, nodes);
+        assert!(!["inspect:k10", "l1m1"].contains(&mv.as_str()), "{mv}");
+    }
     let again = score_of::<CheopsPosition, _>(&*g, &eval, "inspect:k10", 4);
     let back = score_of::<CheopsPosition, _>(&*g, &eval, "l1m1", 4);
     let on = score_of::<CheopsPosition, _>(&*g, &eval, "l1k1", 4);

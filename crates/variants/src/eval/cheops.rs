@@ -1,12 +1,13 @@
 //! The Little Cheops evaluation (Common and Imperial), in the game's own terms: material
 //! (Civilians and the Deputies hidden among them are never captured, so they count
 //! nothing; Dukes are worth more, since a Duke lets a mated King abdicate), Masters that
-//! threaten a capture over a screen, Pawns nearing promotion, active Castles owned, and the
-//! King's shelter. The evaluation reads only the board letters and the public Castles, never
-//! the sealed papers, so it is the same for every hypothesis about the opponent's secret.
+//! threaten a capture over a screen, Pawns nearing promotion, active Castles owned, the
+//! room of the riding pieces, and the King's shelter. The evaluation reads only the board
+//! letters and the public Castles, never the sealed papers, so it is the same for every
+//! hypothesis about the opponent's secret.
 
 use menagerie_cheops::position::MAX_SQUARES;
-use menagerie_cheops::rules::Bits;
+use menagerie_cheops::rules::{Bits, LEG_HOPPER, LEG_MOVES, LEG_RIDER};
 use menagerie_cheops::{CheopsMove, CheopsPosition, TurnKind};
 use menagerie_core::{BitBoard, Color, Position, Square};
 use menagerie_engine::{Evaluator, Mobility};
@@ -54,6 +55,11 @@ pub struct CheopsEval {
     /// challenge's end (two thirds of the score left at 300); 0 for no scaling. A side
     /// ahead then gains by a Pawn move, a capture or an arrest before the count runs out.
     pub fifty: i32,
+    /// Centipawns per empty square a riding piece (Tower, Minister, Queen, Prime Minister,
+    /// Master: whatever rides in the piece table) can move to along its lines: without it
+    /// nothing asked a Tower to leave its corner or a Queen to stand where it reaches far,
+    /// and a side far ahead shuffled its riders instead of bringing them to bear.
+    pub rider_mobility: i32,
 }
 
 impl Default for CheopsEval {
@@ -87,6 +93,7 @@ impl Default for CheopsEval {
             mop_up: 6,
             mop_up_pawn: 8,
             fifty: 300,
+            rider_mobility: 3,
         }
     }
 }
@@ -171,7 +178,15 @@ impl CheopsEval {
                 let c = usize::from(cells[s.min(MAX_SQUARES - 1)] & 31);
                 match prep.kind[c] {
                     KIND_KING => kings[usize::from(prep.side[c])] = s,
+                    KIND_RIDER => {
+                        let reach = self.rider_mobility * rider_reach(pos, cells, s);
+                        score += if prep.side[c] == 0 { reach } else { -reach };
+                    }
                     _ => {
+                        if self.rider_mobility != 0 {
+                            let reach = self.rider_mobility * rider_reach(pos, cells, s);
+                            score += if prep.side[c] == 0 { reach } else { -reach };
+                        }
                         // A Master: a capture over exactly one screen, the first piece
                         // beyond the screen: the second occupied square of each rook ray,
                         // found on the occupancy bits (walking the rays square by square
@@ -390,6 +405,8 @@ const KIND_KING: u8 = 1;
 const KIND_MASTER: u8 = 2;
 /// [`Prepared::kind`]: a Pawn (not special: read only by the mop-up).
 const KIND_PAWN: u8 = 3;
+/// [`Prepared::kind`]: a piece that rides (its empty squares ahead count as mobility).
+const KIND_RIDER: u8 = 4;
 
 thread_local! {
     /// The tables of the evaluations this thread used lately (the search asks at every
@@ -408,6 +425,7 @@ struct Prepared {
     pawn_advance: [i32; 13],
     centre: i32,
     master_threat: i32,
+    rider_mobility: i32,
     /// The piece table's letters by cell code, and the board size.
     letters: [u8; 32],
     n: usize,
@@ -438,7 +456,8 @@ impl Prepared {
         // compiler keeps this in vector registers): about 150 instructions a call before.
         let mut diff = (self.default ^ e.default)
             | (self.centre ^ e.centre)
-            | (self.master_threat ^ e.master_threat);
+            | (self.master_threat ^ e.master_threat)
+            | (self.rider_mobility ^ e.rider_mobility);
         for (a, b) in self.values.iter().zip(&e.values) {
             diff |= (u32::from(a.0) ^ u32::from(b.0)) as i32 | (a.1 ^ b.1);
         }
@@ -466,6 +485,7 @@ impl Prepared {
             pawn_advance: e.pawn_advance,
             centre: e.centre,
             master_threat: e.master_threat,
+            rider_mobility: e.rider_mobility,
             letters,
             n,
             geo,
@@ -482,13 +502,20 @@ impl Prepared {
             if l != 0 {
                 let material = i64::from(signed(side, value(l)));
                 p.side[code] = side as u8;
+                // What rides is read from the piece table, not from the letter: a table
+                // that corrects a provisional piece corrects its mobility too.
+                let rides = rules
+                    .table
+                    .role_of_letter(char::from(up))
+                    .is_some_and(|role| rules.rides[role]);
                 p.kind[code] = match up {
                     b'K' => KIND_KING,
                     b'M' => KIND_MASTER,
                     b'P' => KIND_PAWN,
+                    _ if rides && e.rider_mobility != 0 => KIND_RIDER,
                     _ => KIND_PLAIN,
                 };
-                if matches!(p.kind[code], KIND_KING | KIND_MASTER) {
+                if matches!(p.kind[code], KIND_KING | KIND_MASTER | KIND_RIDER) {
                     p.special |= 1 << code;
                 }
                 for s in 0..len {
@@ -520,6 +547,35 @@ impl Prepared {
         }
         p
     }
+}
+
+/// The empty squares the riding piece on `s` can move to along its lines (a line ends at
+/// the first piece; a hopper's lines, which need a screen, are not counted).
+#[inline]
+fn rider_reach(pos: &CheopsPosition, cells: &[u8; MAX_SQUARES], s: usize) -> i32 {
+    let rules = pos.rules();
+    let code = cells[s.min(MAX_SQUARES - 1)];
+    let Some(role) = usize::from(code & 15).checked_sub(1) else {
+        return 0;
+    };
+    let color = if code & 16 != 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let mut count = 0;
+    for leg in rules.legs_of(role, color, s) {
+        if leg.flags & (LEG_RIDER | LEG_MOVES | LEG_HOPPER) != LEG_RIDER | LEG_MOVES {
+            continue;
+        }
+        for &t in rules.leg_squares(leg) {
+            if cells[usize::from(t)] != 0 {
+                break;
+            }
+            count += 1;
+        }
+    }
+    count
 }
 
 /// The second lowest square of `b` (the second piece met going up the board).
@@ -796,6 +852,27 @@ mod tests {
                 }
                 _ => {}
             }
+            // The riders of the shipped table by their letters: Tower and Master along
+            // files and ranks, Minister and Prime Minister along diagonals, Queen both.
+            const STRAIGHT: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+            const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+            let lines: &[(i32, i32)] = match up {
+                'T' | 'M' => &STRAIGHT,
+                'I' | 'E' => &DIAGONAL,
+                'Q' => &[STRAIGHT, DIAGONAL].concat(),
+                _ => &[],
+            };
+            for &(df, dr) in lines {
+                let (mut x, mut y) = (f + df, r + dr);
+                while (0..n as i32).contains(&x)
+                    && (0..n as i32).contains(&y)
+                    && board[(y as usize) * n + x as usize] == 0
+                {
+                    score[side] += e.rider_mobility;
+                    x += df;
+                    y += dr;
+                }
+            }
         }
         for castle in pos.castles() {
             if castle.active {
@@ -1042,7 +1119,12 @@ mod tests {
     /// King's Civilians give it no shelter; the side behind's Pawns gain nothing more.
     #[test]
     fn far_ahead_pawns_walk_on_and_civilians_shelter_no_lone_king() {
-        let e = CheopsEval::default();
+        // Without the riders' mobility, which a Pawn's step or a Civilian also changes
+        // (the Tower's file opens, the Queen's diagonal closes).
+        let e = CheopsEval {
+            rider_mobility: 0,
+            ..CheopsEval::default()
+        };
         let at = |fen: &str| {
             let p = CheopsPosition::from_fen(Style::Common, fen).unwrap();
             e.white_score(&p)
