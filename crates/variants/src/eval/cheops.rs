@@ -176,17 +176,17 @@ impl CheopsEval {
                 let s = w * 64 + word.trailing_zeros() as usize;
                 word &= word - 1;
                 let c = usize::from(cells[s.min(MAX_SQUARES - 1)] & 31);
+                if prep.kind[c] == KIND_KING {
+                    kings[usize::from(prep.side[c])] = s;
+                    continue;
+                }
+                // A rider or a Master (which rides to move).
+                if self.rider_mobility != 0 {
+                    let reach = self.rider_mobility * rider_reach(pos, cells, s);
+                    score += if prep.side[c] == 0 { reach } else { -reach };
+                }
                 match prep.kind[c] {
-                    KIND_KING => kings[usize::from(prep.side[c])] = s,
-                    KIND_RIDER => {
-                        let reach = self.rider_mobility * rider_reach(pos, cells, s);
-                        score += if prep.side[c] == 0 { reach } else { -reach };
-                    }
-                    _ => {
-                        if self.rider_mobility != 0 {
-                            let reach = self.rider_mobility * rider_reach(pos, cells, s);
-                            score += if prep.side[c] == 0 { reach } else { -reach };
-                        }
+                    KIND_MASTER => {
                         // A Master: a capture over exactly one screen, the first piece
                         // beyond the screen: the second occupied square of each rook ray,
                         // found on the occupancy bits (walking the rays square by square
@@ -205,6 +205,7 @@ impl CheopsEval {
                             }
                         }
                     }
+                    _ => {}
                 }
             }
         }
