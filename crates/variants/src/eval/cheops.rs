@@ -185,27 +185,24 @@ impl CheopsEval {
                     let reach = self.rider_mobility * rider_reach(pos, cells, s);
                     score += if prep.side[c] == 0 { reach } else { -reach };
                 }
-                match prep.kind[c] {
-                    KIND_MASTER => {
-                        // A Master: a capture over exactly one screen, the first piece
-                        // beyond the screen: the second occupied square of each rook ray,
-                        // found on the occupancy bits (walking the rays square by square
-                        // was about 600 instructions an Imperial evaluation).
-                        let threat = &prep.threat[usize::from(prep.side[c])];
-                        let rays = &geo.rays[s];
-                        for (ray, ascending) in rays.iter().zip([true, false, true, false]) {
-                            let on = *ray & occupied;
-                            let beyond = if ascending {
-                                second_lowest(on)
-                            } else {
-                                second_highest(on)
-                            };
-                            if let Some(t) = beyond {
-                                score += threat[usize::from(cells[t.min(MAX_SQUARES - 1)] & 31)];
-                            }
+                if prep.kind[c] == KIND_MASTER {
+                    // A Master: a capture over exactly one screen, the first piece
+                    // beyond the screen: the second occupied square of each rook ray,
+                    // found on the occupancy bits (walking the rays square by square
+                    // was about 600 instructions an Imperial evaluation).
+                    let threat = &prep.threat[usize::from(prep.side[c])];
+                    let rays = &geo.rays[s];
+                    for (ray, ascending) in rays.iter().zip([true, false, true, false]) {
+                        let on = *ray & occupied;
+                        let beyond = if ascending {
+                            second_lowest(on)
+                        } else {
+                            second_highest(on)
+                        };
+                        if let Some(t) = beyond {
+                            score += threat[usize::from(cells[t.min(MAX_SQUARES - 1)] & 31)];
                         }
                     }
-                    _ => {}
                 }
             }
         }
