@@ -143,13 +143,14 @@ mod tests {
         let v = parse(SHIPPED).unwrap();
         assert_eq!(v.values[0], vec![100, 450, 600, 600, 1300]);
         assert_eq!(v.values[1], vec![100, 300, 320, 500, 900]);
-        assert_eq!(v.get("little-cheops", 'E'), Some(700));
+        assert_eq!(v.get("little-cheops", 'E'), Some(1000));
+        assert_eq!(v.get("little-cheops", 'Q'), Some(1100));
         assert_eq!(v.get("little-cheops", 'N'), Some(300));
         assert_eq!(v.get("little-cheops", '?'), None);
         assert_eq!(v.get("chess", 'P'), None);
         // The registry's evaluations carry the file's values.
         let e = v.cheops(CheopsEval::default());
-        assert_eq!(e.value('E'), 700);
+        assert_eq!(e.value('E'), 1000);
         assert_eq!(e.value('?'), 0);
         assert_eq!(
             v.vyrt(VyrtEval::default()).values,

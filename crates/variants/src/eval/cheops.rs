@@ -182,7 +182,13 @@ impl CheopsEval {
                 }
                 // A rider or a Master (which rides to move).
                 if self.rider_mobility != 0 {
-                    let reach = self.rider_mobility * rider_reach(pos, cells, s);
+                    let lines = prep.rider_lines[c << 8 | s];
+                    let reach = self.rider_mobility
+                        * if lines == LINES_BY_LEGS {
+                            rider_reach(pos, cells, s)
+                        } else {
+                            geo.reach(s, lines, occupied)
+                        };
                     score += if prep.side[c] == 0 { reach } else { -reach };
                 }
                 if prep.kind[c] == KIND_MASTER {
@@ -191,7 +197,7 @@ impl CheopsEval {
                     // found on the occupancy bits (walking the rays square by square
                     // was about 600 instructions an Imperial evaluation).
                     let threat = &prep.threat[usize::from(prep.side[c])];
-                    let rays = &geo.rays[s];
+                    let rays = &geo.lines[s][..4];
                     for (ray, ascending) in rays.iter().zip([true, false, true, false]) {
                         let on = *ray & occupied;
                         let beyond = if ascending {
@@ -444,6 +450,11 @@ struct Prepared {
     threat: [[i32; 32]; 2],
     /// Whether a code counts as an enemy major near a King (not a Civilian nor a Pawn).
     danger: [bool; 32],
+    /// By `code << 8 | square`, for riders and Masters: the lines of [`Tables::lines`]
+    /// their riding moves follow (bit `d` for line `d`), or `LINES_BY_LEGS` where a riding
+    /// leg is not one of them (a leg that is not a whole straight or diagonal line to the
+    /// edge), counted then by walking the legs.
+    rider_lines: Box<[u16; PSQ_LEN]>,
 }
 
 impl Prepared {
@@ -494,6 +505,7 @@ impl Prepared {
             side: [0; 32],
             threat: [[0; 32]; 2],
             danger: [false; 32],
+            rider_lines: Box::new([0; PSQ_LEN]),
         };
         for (code, &l) in letters.iter().enumerate() {
             let (side, up) = (side_of(l), l & !32);
@@ -515,6 +527,11 @@ impl Prepared {
                 };
                 if matches!(p.kind[code], KIND_KING | KIND_MASTER | KIND_RIDER) {
                     p.special |= 1 << code;
+                }
+                if matches!(p.kind[code], KIND_MASTER | KIND_RIDER) {
+                    for s in 0..len {
+                        p.rider_lines[code << 8 | s] = lines_of_legs(pos, geo, code as u8, s);
+                    }
                 }
                 for s in 0..len {
                     let mut own = value(l);
@@ -576,6 +593,65 @@ fn rider_reach(pos: &CheopsPosition, cells: &[u8; MAX_SQUARES], s: usize) -> i32
     count
 }
 
+/// [`Prepared::rider_lines`]: the riding legs are not all lines of [`Tables::lines`].
+const LINES_BY_LEGS: u16 = 1 << 8;
+
+/// The lines of [`Tables::lines`] that the riding moves (not a hopper's) of the piece of
+/// cell `code` on `s` follow, or [`LINES_BY_LEGS`] if one of its riding legs is not such a
+/// line, square for square.
+fn lines_of_legs(pos: &CheopsPosition, geo: &Tables, code: u8, s: usize) -> u16 {
+    let rules = pos.rules();
+    let Some(role) = usize::from(code & 15).checked_sub(1) else {
+        return 0;
+    };
+    let color = if code & 16 != 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let mut lines = 0;
+    for leg in rules.legs_of(role, color, s) {
+        if leg.flags & (LEG_RIDER | LEG_MOVES | LEG_HOPPER) != LEG_RIDER | LEG_MOVES {
+            continue;
+        }
+        let squares = rules.leg_squares(leg);
+        if squares.is_empty() {
+            continue;
+        }
+        let line = (0..8).find(|&d| {
+            geo.line_squares[s][d].len() == squares.len()
+                && geo.line_squares[s][d]
+                    .iter()
+                    .zip(squares)
+                    .all(|(&a, &b)| a == usize::from(b))
+        });
+        match line {
+            Some(d) if lines & 1 << d == 0 => lines |= 1 << d,
+            _ => return LINES_BY_LEGS,
+        }
+    }
+    lines
+}
+
+/// The lowest square of `b`.
+#[inline(always)]
+fn lowest(b: Bits) -> Option<usize> {
+    b.0.iter()
+        .enumerate()
+        .find(|(_, &w)| w != 0)
+        .map(|(i, &w)| i * 64 + w.trailing_zeros() as usize)
+}
+
+/// The highest square of `b`.
+#[inline(always)]
+fn highest(b: Bits) -> Option<usize> {
+    b.0.iter()
+        .enumerate()
+        .rev()
+        .find(|(_, &w)| w != 0)
+        .map(|(i, &w)| i * 64 + 63 - w.leading_zeros() as usize)
+}
+
 /// The second lowest square of `b` (the second piece met going up the board).
 #[inline(always)]
 fn second_lowest(b: Bits) -> Option<usize> {
@@ -611,18 +687,35 @@ fn second_highest(b: Bits) -> Option<usize> {
     None
 }
 
-/// Square tables of one board size, built once: the four rook rays from each square to the
-/// edge (right, left, up, down), the squares within
-/// two steps of each and the eight next to it, and each square's centrality (`centre -
-/// distance to the centre`, in King steps).
+/// Square tables of one board size, built once: the eight lines from each square to the
+/// edge, the squares within two steps of each and the eight next to it, and each square's
+/// centrality (`centre - distance to the centre`, in King steps).
 struct Tables {
-    /// The squares of each of the four rook rays (right, left, up, down) to the edge, the
-    /// square itself left out.
-    rays: Vec<[Bits; 4]>,
+    /// The eight lines from each square to the edge, the square itself left out (the four
+    /// rook rays right, left, up, down, then the diagonals up-right, up-left, down-right,
+    /// down-left; see [`LINE_STEPS`]), as bits and as squares in order.
+    lines: Vec<[Bits; 8]>,
+    line_squares: Vec<[Vec<usize>; 8]>,
+    /// Each square's file and rank, from 0.
+    file: Vec<u8>,
+    rank: Vec<u8>,
     zone: Vec<Bits>,
     ring: Vec<Bits>,
     centrality: Vec<i32>,
 }
+
+/// The steps of [`Tables::lines`]: right, left, up, down, then up-right, up-left,
+/// down-right, down-left.
+const LINE_STEPS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (-1, 1),
+    (1, -1),
+    (-1, -1),
+];
 
 impl Tables {
     fn new(n: usize) -> Self {
@@ -630,7 +723,10 @@ impl Tables {
         let on = |x: i32, y: i32| (0..ni).contains(&x) && (0..ni).contains(&y);
         let at = |x: i32, y: i32| Square((y * ni + x) as u16);
         let mut t = Tables {
-            rays: Vec::with_capacity(n * n),
+            lines: Vec::with_capacity(n * n),
+            line_squares: Vec::with_capacity(n * n),
+            file: (0..n * n).map(|s| (s % n) as u8).collect(),
+            rank: (0..n * n).map(|s| (s / n) as u8).collect(),
             zone: Vec::with_capacity(n * n),
             ring: Vec::with_capacity(n * n),
             centrality: Vec::with_capacity(n * n),
@@ -638,15 +734,22 @@ impl Tables {
         let centre = ni / 2;
         for s in 0..n * n {
             let (f, r) = ((s % n) as i32, (s / n) as i32);
-            t.rays
-                .push([(1, 0), (-1, 0), (0, 1), (0, -1)].map(|(df, dr)| {
-                    let (mut x, mut y, mut ray) = (f + df, r + dr, Bits::EMPTY);
-                    while on(x, y) {
-                        ray.set(at(x, y));
-                        (x, y) = (x + df, y + dr);
-                    }
-                    ray
-                }));
+            let squares = LINE_STEPS.map(|(df, dr)| {
+                let (mut x, mut y, mut line) = (f + df, r + dr, Vec::new());
+                while on(x, y) {
+                    line.push(at(x, y).index());
+                    (x, y) = (x + df, y + dr);
+                }
+                line
+            });
+            t.lines.push(squares.each_ref().map(|line| {
+                let mut bits = Bits::EMPTY;
+                for &q in line {
+                    bits.set(Square(q as u16));
+                }
+                bits
+            }));
+            t.line_squares.push(squares);
             let (mut zone, mut ring) = (Bits::EMPTY, Bits::EMPTY);
             for dr in -2..=2i32 {
                 for df in -2..=2i32 {
@@ -665,6 +768,39 @@ impl Tables {
                 .push(centre - (f - centre).abs().max((r - centre).abs()));
         }
         t
+    }
+
+    /// The empty squares reached from `s` along `lines` (bits of [`Tables::lines`]), each
+    /// line ending at its first piece of `occupied`.
+    #[inline]
+    fn reach(&self, s: usize, lines: u16, occupied: Bits) -> i32 {
+        let mut count = 0;
+        let mut lines = lines;
+        while lines != 0 {
+            let d = lines.trailing_zeros() as usize;
+            lines &= lines - 1;
+            let on = self.lines[s][d] & occupied;
+            // Lines 0, 2, 4 and 5 go up the square order, the others down.
+            let first = if matches!(d, 0 | 2 | 4 | 5) {
+                lowest(on)
+            } else {
+                highest(on)
+            };
+            count += match first {
+                // Steps along the line to the first piece, that square left out: files
+                // apart, or ranks on the up and down lines (no division at every node).
+                Some(t) => {
+                    let (a, b) = if matches!(d, 2 | 3) {
+                        (self.rank[t], self.rank[s])
+                    } else {
+                        (self.file[t], self.file[s])
+                    };
+                    i32::from(a.abs_diff(b)) - 1
+                }
+                None => self.line_squares[s][d].len() as i32,
+            };
+        }
+        count
     }
 
     /// The tables of an `n`x`n` board (Little Cheops has two sizes).
@@ -939,6 +1075,82 @@ mod tests {
             }
         }
         assert!(compared > 2000, "{compared}");
+    }
+
+    /// The riders' room read off the lines' bits is the room found by walking the piece
+    /// table's legs square by square, for every rider and Master of random games of both
+    /// styles; every riding piece of the shipped table follows whole lines; a table whose
+    /// Tower rides a Knight's leaps (no such line) is counted by walking its legs.
+    #[test]
+    fn the_lines_reach_what_the_legs_reach() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut compared = 0;
+        for style in [Style::Common, Style::Imperial] {
+            for _ in 0..10 {
+                let mut pos = CheopsPosition::start(style);
+                let geo = Tables::of(pos.rules().n);
+                for _ in 0..120 {
+                    let cells = pos.cells();
+                    for s in 0..pos.rules().n * pos.rules().n {
+                        let code = cells[s] & 31;
+                        let letter = pos.rules().cell_letters[usize::from(code)] & !32;
+                        if !matches!(letter, b'T' | b'M' | b'I' | b'E' | b'Q') {
+                            continue;
+                        }
+                        let lines = lines_of_legs(&pos, geo, code, s);
+                        assert_ne!(lines, LINES_BY_LEGS, "{} on {s}", char::from(letter));
+                        assert_eq!(
+                            geo.reach(s, lines, pos.occupied()),
+                            rider_reach(&pos, cells, s),
+                            "{} on {s} in {}",
+                            char::from(letter),
+                            pos.fen()
+                        );
+                        compared += 1;
+                    }
+                    let moves = pos.moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.play(moves[crate::eval::random_index(&mut seed, moves.len())]);
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared}");
+        let text = menagerie_cheops::pieces::DEFAULT_PIECES
+            .replace("tower           T  T   R ", "tower           T  T   NN");
+        let table = menagerie_cheops::pieces::load_pieces(&text).unwrap();
+        let pos = CheopsPosition::from_fen_with_pieces(
+            Style::Common,
+            "k8/9/9/9/4T4/9/9/9/8K w 0 1",
+            &table,
+            &Default::default(),
+        )
+        .unwrap();
+        let tower = pos.cells()[40];
+        assert_eq!(
+            pos.rules().cell_letters[usize::from(tower & 31)],
+            b'T',
+            "e5 holds the Tower"
+        );
+        let geo = Tables::of(9);
+        assert_eq!(lines_of_legs(&pos, geo, tower, 40), LINES_BY_LEGS);
+        // A Nightrider from the centre of an empty 9x9: two leaps along each of 8 lines.
+        assert_eq!(rider_reach(&pos, pos.cells(), 40), 16);
+        // And the evaluation counts it so: the same position with the shipped Tower
+        // differs by the room of a Tower (16 squares) against a Nightrider's (16): none.
+        let shipped =
+            CheopsPosition::from_fen(Style::Common, "k8/9/9/9/4T4/9/9/9/8K w 0 1").unwrap();
+        let e = CheopsEval::default();
+        assert_eq!(
+            geo.reach(
+                40,
+                lines_of_legs(&shipped, geo, tower, 40),
+                shipped.occupied()
+            ),
+            16
+        );
+        assert_eq!(e.white_score(&pos), e.white_score(&shipped));
     }
 
     /// The move hints read the letters by cell code: the same as through `piece_char`, the
