@@ -62,8 +62,8 @@ struct Tally {
     final_version: Arc<AtomicI64>,
 }
 
-/// The server went away mid-step (only expected while it is being killed).
-struct Down;
+/// The server went away mid-step (only expected while it is being killed), and how.
+struct Down(String);
 
 fn ws_of(base: &str) -> String {
     base.replacen("http://", "ws://", 1)
@@ -79,9 +79,11 @@ impl Watcher {
     async fn connect(&mut self, base: &str, t: &Tally, sh: &Shared) -> Result<(), Down> {
         let mut ws = support::ws(&ws_of(base), &t.id, Some(&t.tokens[1]), self.seen)
             .await
-            .map_err(|_| Down)?;
+            .map_err(|e| Down(e.to_string()))?;
         // The first message: a sync at the version asked for, or the first missed event.
-        let m = next(&mut ws, 10_000).await.ok_or(Down)?;
+        let m = next(&mut ws, 10_000)
+            .await
+            .ok_or_else(|| Down("no first message within 10 s".into()))?;
         self.check(&m, t, sh);
         self.ws = Some(ws);
         Ok(())
@@ -120,10 +122,13 @@ impl Watcher {
     /// Reads until `version`.
     async fn until(&mut self, version: i64, t: &Tally, sh: &Shared) -> Result<(), Down> {
         while self.seen < version {
-            let ws = self.ws.as_mut().ok_or(Down)?;
+            let ws = self
+                .ws
+                .as_mut()
+                .ok_or_else(|| Down("no websocket".into()))?;
             match next(ws, 10_000).await {
                 Some(m) => self.check(&m, t, sh),
-                None if sh.kills => return Err(Down),
+                None if sh.kills => return Err(Down("the websocket ended".into())),
                 None => panic!("game {}: no event for version {version}", t.id),
             }
         }
@@ -229,7 +234,7 @@ async fn new_game(c: &reqwest::Client, sh: &Shared) -> Tally {
                 sh.stats.refused_503.fetch_add(1, Relaxed);
             }
             Ok((st, v)) => panic!("creating a game: {st} {v}"),
-            Err(_) => assert!(sh.kills, "the server went away"),
+            Err(e) => assert!(sh.kills, "the server went away: {e}"),
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
@@ -246,7 +251,7 @@ async fn reconcile(
     let base = sh.base.borrow().clone();
     let (st, v) = call(c, "GET", &format!("{base}/api/games/{}", t.id), None, None)
         .await
-        .map_err(|_| Down)?;
+        .map_err(|e| Down(e.to_string()))?;
     assert_eq!(st, 200, "game {} after a restart: {v}", t.id);
     let stored = moves_of(&v);
     assert!(
@@ -294,7 +299,7 @@ async fn step(
     let url = format!("{base}/api/games/{}", t.id);
     let (st, state) = call(c, "GET", &url, Some(&t.tokens[mover]), None)
         .await
-        .map_err(|_| Down)?;
+        .map_err(|e| Down(e.to_string()))?;
     assert_eq!(st, 200, "{state}");
     // The game holds exactly what was acknowledged: no refused turn, nothing half-written.
     assert_eq!(moves_of(&state), t.acked, "game {}", t.id);
@@ -314,7 +319,7 @@ async fn step(
             None,
         )
         .await
-        .map_err(|_| Down)?;
+        .map_err(|e| Down(e.to_string()))?;
         match st {
             200 => {
                 t.version = v["version"].as_i64().expect("a version");
@@ -342,7 +347,7 @@ async fn step(
                 Some(json!({"move": text})),
             )
             .await
-            .map_err(|_| Down)?;
+            .map_err(|e| Down(e.to_string()))?;
             assert_eq!(st, 400, "{text}: {v}");
             assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()));
             sh.stats.illegal.fetch_add(1, Relaxed);
@@ -357,7 +362,7 @@ async fn step(
                 Some(json!({"move": any})),
             )
             .await
-            .map_err(|_| Down)?;
+            .map_err(|e| Down(e.to_string()))?;
             assert_eq!(st, 409, "{v}");
             assert!(
                 v["error"]
@@ -388,7 +393,7 @@ async fn step(
                 Some(json!({"move": text})),
             )
             .await
-            .map_err(|_| Down)?;
+            .map_err(|e| Down(e.to_string()))?;
             *pending = None;
             match st {
                 200 => {
@@ -414,7 +419,15 @@ async fn step(
 
 /// A client playing games one after another until told to stop; returns every game's tally.
 async fn client(sh: Arc<Shared>, seed: u64, spectators: bool) -> Vec<Tally> {
-    let c = reqwest::Client::new();
+    // A pooled connection is dropped after 5 s idle: the server closes one after its 10 s
+    // header timeout (a keep-alive connection waiting for its next request counts), and a
+    // request sent on it just as it closes fails. A client slowed for seconds on a loaded
+    // machine can meet that race (a CI run on a loaded machine once failed with "the server
+    // went away" and no kill; the message now says how it went).
+    let c = reqwest::Client::builder()
+        .pool_idle_timeout(Duration::from_secs(5))
+        .build()
+        .expect("an HTTP client");
     let mut rng = Rng(seed);
     let mut done = Vec::new();
     let mut t = new_game(&c, &sh).await;
@@ -448,8 +461,8 @@ async fn client(sh: Arc<Shared>, seed: u64, spectators: bool) -> Vec<Tally> {
                 t = new_game(&c, &sh).await;
                 w = Watcher { ws: None, seen: 0 };
             }
-            Err(Down) => {
-                assert!(sh.kills, "the server went away (game {})", t.id);
+            Err(Down(why)) => {
+                assert!(sh.kills, "the server went away (game {}): {why}", t.id);
                 w.ws = None;
                 // Wait for the restart, then check what the server kept.
                 loop {
