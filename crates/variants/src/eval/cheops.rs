@@ -564,33 +564,37 @@ impl Prepared {
     }
 }
 
-/// The empty squares the riding piece on `s` can move to along its lines (a line ends at
-/// the first piece; a hopper's lines, which need a screen, are not counted).
-#[inline]
-fn rider_reach(pos: &CheopsPosition, cells: &[u8; MAX_SQUARES], s: usize) -> i32 {
+/// The squares, in order, of each riding leg that moves (a hopper's lines, which need a
+/// screen, left out) of the piece of cell `code` on `s`; none for an empty cell.
+fn riding_legs(pos: &CheopsPosition, code: u8, s: usize) -> impl Iterator<Item = &[u8]> {
     let rules = pos.rules();
-    let code = cells[s.min(MAX_SQUARES - 1)];
-    let Some(role) = usize::from(code & 15).checked_sub(1) else {
-        return 0;
-    };
     let color = if code & 16 != 0 {
         Color::Black
     } else {
         Color::White
     };
-    let mut count = 0;
-    for leg in rules.legs_of(role, color, s) {
-        if leg.flags & (LEG_RIDER | LEG_MOVES | LEG_HOPPER) != LEG_RIDER | LEG_MOVES {
-            continue;
-        }
-        for &t in rules.leg_squares(leg) {
-            if cells[usize::from(t)] != 0 {
-                break;
-            }
-            count += 1;
-        }
-    }
-    count
+    let legs = match usize::from(code & 15).checked_sub(1) {
+        Some(role) => rules.legs_of(role, color, s),
+        None => &[],
+    };
+    legs.iter()
+        .filter(|leg| leg.flags & (LEG_RIDER | LEG_MOVES | LEG_HOPPER) == LEG_RIDER | LEG_MOVES)
+        .map(|leg| rules.leg_squares(leg))
+}
+
+/// The empty squares the riding piece on `s` can move to along its lines (a line ends at
+/// the first piece; a hopper's lines, which need a screen, are not counted).
+#[inline]
+fn rider_reach(pos: &CheopsPosition, cells: &[u8; MAX_SQUARES], s: usize) -> i32 {
+    let code = cells[s.min(MAX_SQUARES - 1)];
+    riding_legs(pos, code, s)
+        .map(|squares| {
+            squares
+                .iter()
+                .take_while(|&&t| cells[usize::from(t)] == 0)
+                .count() as i32
+        })
+        .sum()
 }
 
 /// [`Prepared::rider_lines`]: the riding legs are not all lines of [`Tables::lines`].
@@ -600,21 +604,8 @@ const LINES_BY_LEGS: u16 = 1 << 8;
 /// cell `code` on `s` follow, or [`LINES_BY_LEGS`] if one of its riding legs is not such a
 /// line, square for square.
 fn lines_of_legs(pos: &CheopsPosition, geo: &Tables, code: u8, s: usize) -> u16 {
-    let rules = pos.rules();
-    let Some(role) = usize::from(code & 15).checked_sub(1) else {
-        return 0;
-    };
-    let color = if code & 16 != 0 {
-        Color::Black
-    } else {
-        Color::White
-    };
     let mut lines = 0;
-    for leg in rules.legs_of(role, color, s) {
-        if leg.flags & (LEG_RIDER | LEG_MOVES | LEG_HOPPER) != LEG_RIDER | LEG_MOVES {
-            continue;
-        }
-        let squares = rules.leg_squares(leg);
+    for squares in riding_legs(pos, code, s) {
         if squares.is_empty() {
             continue;
         }
