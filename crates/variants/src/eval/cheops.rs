@@ -7,7 +7,7 @@
 //! hypothesis about the opponent's secret.
 
 use menagerie_cheops::position::MAX_SQUARES;
-use menagerie_cheops::rules::{Bits, LEG_HOPPER, LEG_MOVES, LEG_RIDER};
+use menagerie_cheops::rules::{Bits, RulesRef, LEG_HOPPER, LEG_MOVES, LEG_RIDER};
 use menagerie_cheops::{CheopsMove, CheopsPosition, TurnKind};
 use menagerie_core::{BitBoard, Color, Position, Square};
 use menagerie_engine::{Evaluator, Mobility};
@@ -137,10 +137,7 @@ impl CheopsEval {
         let rules = pos.rules();
         PREPARED.with(|cache| {
             let mut cache = cache.borrow_mut();
-            let i = match cache
-                .iter()
-                .position(|p| p.matches(self, &rules.cell_letters, rules.n))
-            {
+            let i = match cache.iter().position(|p| p.matches(self, rules)) {
                 Some(i) => i,
                 None => {
                     // A handful of (weights, piece table) pairs at most are in use at once.
@@ -430,9 +427,10 @@ struct Prepared {
     centre: i32,
     master_threat: i32,
     rider_mobility: i32,
-    /// The piece table's letters by cell code, and the board size.
-    letters: [u8; 32],
-    n: usize,
+    /// The compiled rules (style, piece table, options) the tables were built for, held so
+    /// that its address, by which it is matched, cannot be another's while it is cached: the
+    /// riders' lines and kinds come from its legs, and two tables may share their letters.
+    rules: RulesRef,
     geo: &'static Tables,
     /// By `code << 8 | square`: material, Pawn advance and centralisation (White's
     /// positive, Black's negative) plus the material alone times 2^32, so one addition per
@@ -458,9 +456,9 @@ struct Prepared {
 }
 
 impl Prepared {
-    /// Whether these tables were built for `e`'s weights and this piece table.
+    /// Whether these tables were built for `e`'s weights and these compiled rules.
     #[inline]
-    fn matches(&self, e: &CheopsEval, letters: &[u8; 32], n: usize) -> bool {
+    fn matches(&self, e: &CheopsEval, rules: &RulesRef) -> bool {
         // The weights' differences folded into one word without a branch per field (the
         // compiler keeps this in vector registers): about 150 instructions a call before.
         let mut diff = (self.default ^ e.default)
@@ -473,7 +471,7 @@ impl Prepared {
         for (a, b) in self.pawn_advance.iter().zip(&e.pawn_advance) {
             diff |= a ^ b;
         }
-        self.n == n && self.letters == *letters && diff == 0
+        self.rules.same(rules) && diff == 0
     }
 
     fn new(e: &CheopsEval, pos: &CheopsPosition) -> Self {
@@ -495,8 +493,7 @@ impl Prepared {
             centre: e.centre,
             master_threat: e.master_threat,
             rider_mobility: e.rider_mobility,
-            letters,
-            n,
+            rules: rules.clone(),
             geo,
             psq: Box::new([0; PSQ_LEN]),
             special: 0,
@@ -1111,13 +1108,11 @@ mod tests {
         let text = menagerie_cheops::pieces::DEFAULT_PIECES
             .replace("tower           T  T   R ", "tower           T  T   NN");
         let table = menagerie_cheops::pieces::load_pieces(&text).unwrap();
-        let pos = CheopsPosition::from_fen_with_pieces(
-            Style::Common,
-            "k8/9/9/9/4T4/9/9/9/8K w 0 1",
-            &table,
-            &Default::default(),
-        )
-        .unwrap();
+        // A White Pawn on e6 stops the Tower's line up, not the Nightrider's leaps.
+        let fen = "k8/9/9/4P4/4T4/9/9/9/8K w 0 1";
+        let pos =
+            CheopsPosition::from_fen_with_pieces(Style::Common, fen, &table, &Default::default())
+                .unwrap();
         let tower = pos.cells()[40];
         assert_eq!(
             pos.rules().cell_letters[usize::from(tower & 31)],
@@ -1126,22 +1121,23 @@ mod tests {
         );
         let geo = Tables::of(9);
         assert_eq!(lines_of_legs(&pos, geo, tower, 40), LINES_BY_LEGS);
-        // A Nightrider from the centre of an empty 9x9: two leaps along each of 8 lines.
+        // Two leaps along each of its 8 lines from the centre.
         assert_eq!(rider_reach(&pos, pos.cells(), 40), 16);
-        // And the evaluation counts it so: the same position with the shipped Tower
-        // differs by the room of a Tower (16 squares) against a Nightrider's (16): none.
-        let shipped =
-            CheopsPosition::from_fen(Style::Common, "k8/9/9/9/4T4/9/9/9/8K w 0 1").unwrap();
+        let shipped = CheopsPosition::from_fen(Style::Common, fen).unwrap();
+        let lines = lines_of_legs(&shipped, geo, tower, 40);
+        assert_eq!(lines, 0b1111);
+        // Four squares right, left and down; none up.
+        assert_eq!(geo.reach(40, lines, shipped.occupied()), 12);
+        // The evaluation counts each table's own room, whichever it evaluated before: the
+        // two tables share their letters, and their tables of lines must not be mixed up.
         let e = CheopsEval::default();
-        assert_eq!(
-            geo.reach(
-                40,
-                lines_of_legs(&shipped, geo, tower, 40),
-                shipped.occupied()
-            ),
-            16
-        );
-        assert_eq!(e.white_score(&pos), e.white_score(&shipped));
+        let room = 4 * e.rider_mobility;
+        for _ in 0..2 {
+            let (tower, nightrider) = (e.white_score(&shipped), e.white_score(&pos));
+            assert_eq!(nightrider - tower, room);
+            let (nightrider, tower) = (e.white_score(&pos), e.white_score(&shipped));
+            assert_eq!(nightrider - tower, room);
+        }
     }
 
     /// The move hints read the letters by cell code: the same as through `piece_char`, the
