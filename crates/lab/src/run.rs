@@ -3,9 +3,10 @@
 //! figures the report needs recorded ply by ply.
 
 use menagerie_core::{Color, Outcome, RuleOptions, Termination};
+use menagerie_play::openings::balanced_opening;
 use menagerie_play::players::{EnginePlayer, Player, Rng};
 use menagerie_play::record;
-use menagerie_variants::{AnyGame, Evaluation, Limits, Score, Variant, VariantError};
+use menagerie_variants::{AnyGame, Evaluation, Limits, Variant, VariantError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -35,10 +36,7 @@ pub struct StudyConfig {
     pub max_plies: u32,
 }
 
-/// Largest shallow-search score (centipawns, for either side) of an accepted opening.
-pub const BALANCED_CP: i32 = 150;
-/// Nodes of the shallow search that judges an opening.
-pub const OPENING_NODES: u64 = 2_000;
+pub use menagerie_play::openings::{BALANCED_CP, OPENING_NODES};
 /// Every how many plies the piece counts are sampled for the piece-value regression.
 pub const SAMPLE_EVERY: usize = 2;
 
@@ -149,54 +147,21 @@ fn side_limits(config: &StudyConfig, seed: u64, index: u32) -> (Limits, Limits) 
     }
 }
 
-/// A random opening of `plies` plies from the pair's seed whose shallow search score stays
-/// within [`BALANCED_CP`]; the most balanced of 20 tries when none does.
+/// A random opening of `plies` plies from the pair's seed, balanced as every match's
+/// ([`balanced_opening`]).
 fn opening(
     variant: &Variant,
     options: &RuleOptions,
     plies: u32,
     seed: u64,
 ) -> Result<Vec<String>, VariantError> {
-    if plies == 0 {
-        return Ok(Vec::new());
-    }
-    let mut rng = Rng::new(seed ^ 0x0_9E11);
-    let mut best: Option<(i32, Vec<String>)> = None;
-    for _ in 0..20 {
-        let mut g = variant.open(None, options)?;
-        let mut line = Vec::new();
-        for _ in 0..plies {
-            let moves = g.legal_moves();
-            if moves.is_empty() || g.outcome().is_some() {
-                break;
-            }
-            let mv = moves[rng.below(moves.len())].clone();
-            g.push(&mv)?;
-            line.push(mv);
-        }
-        if g.outcome().is_some() {
-            continue;
-        }
-        let mut engine = menagerie_play::engine::Engine::new();
-        let limits = Limits {
-            depth: None,
-            nodes: Some(OPENING_NODES),
-            movetime: None,
-            ..Limits::default()
-        };
-        let report = engine.search(g.as_ref(), &limits, None, &mut |_| {});
-        let off = match report.info.score {
-            Score::Cp(cp) => cp.abs(),
-            _ => i32::MAX,
-        };
-        if off <= BALANCED_CP {
-            return Ok(line);
-        }
-        if best.as_ref().is_none_or(|(b, _)| off < *b) {
-            best = Some((off, line));
-        }
-    }
-    Ok(best.map(|(_, l)| l).unwrap_or_default())
+    balanced_opening(
+        variant,
+        None,
+        options,
+        plies,
+        &mut Rng::new(seed ^ 0x0_9E11),
+    )
 }
 
 /// Plays game `index` of rule set `set` (options `options`).

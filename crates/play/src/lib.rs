@@ -7,7 +7,8 @@
 //! | [`record`] | game records: write, read, replay, the outcome a record states |
 //! | [`players`] | who chooses the moves: engine, random, greedy, an external UCI engine |
 //! | [`engine`] | the one place this crate asks the engine for a move |
-//! | [`matches`] | the match runner: openings, adjudication, forfeits, Elo |
+//! | [`matches`] | the match runner: colours, adjudication, forfeits, Elo |
+//! | [`openings`] | random openings that are balanced and do not end the game |
 //! | [`clock`] | time controls and how much of the clock a move may use |
 //! | [`limits`] | the ranges of depth, nodes and time, one rule for every front end |
 //! | [`perft`] | a bounded perft that can be stopped |
@@ -21,6 +22,7 @@ pub mod engine;
 pub mod limits;
 pub mod lines;
 pub mod matches;
+pub mod openings;
 pub mod perft;
 pub mod players;
 pub mod record;

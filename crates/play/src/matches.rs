@@ -4,6 +4,7 @@
 //! colour), and a sequential test ([`crate::sprt`]) may stop the match early. Output is the
 //! caller's: it sees each game as it ends.
 
+use crate::openings::balanced_opening;
 use crate::players::{Player, Rng};
 use crate::record::points;
 use crate::sprt::{Sprt, SprtStatus, Verdict};
@@ -22,7 +23,8 @@ pub struct MatchConfig {
     pub options: RuleOptions,
     /// Number of games; A has White in the odd-numbered ones.
     pub games: u32,
-    /// Random plies played before the players take over.
+    /// Random plies played before the players take over (a balanced opening:
+    /// [`crate::openings`]).
     pub opening_plies: u32,
     /// A draw is adjudicated after this many plies.
     pub max_plies: u32,
@@ -149,12 +151,15 @@ pub fn play_game(
         .open(config.fen.as_deref(), &config.options)?;
     a.new_game();
     b.new_game();
-    for _ in 0..config.opening_plies {
-        let moves = g.legal_moves();
-        if moves.is_empty() || g.outcome().is_some() {
-            break;
-        }
-        g.push(&moves[rng.below(moves.len())])?;
+    let opening = balanced_opening(
+        &config.variant,
+        config.fen.as_deref(),
+        &config.options,
+        config.opening_plies,
+        rng,
+    )?;
+    for mv in &opening {
+        g.push(mv)?;
     }
     let outcome: Outcome = loop {
         if let Some(o) = g.outcome() {
