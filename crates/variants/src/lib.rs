@@ -32,6 +32,7 @@ pub mod engine;
 pub mod eval;
 pub mod levels;
 pub mod values;
+pub mod weights;
 
 pub use engine::{Engine, Evaluation, SearchInfo, SearchReport, HASH_MB};
 pub use levels::{level_for_elo, level_for_skill, level_limits, MAX_LEVEL, MIN_LEVEL};
@@ -479,18 +480,20 @@ pub fn registry() -> Vec<Variant> {
     let mut all = Vec::new();
     all.extend(entries(menagerie_chess::variants(), ChessEval));
     // The piece values are data (`data/piece-values.txt`, [`values`]).
-    let values = values::current();
+    // The other weights are the code's unless `MENAGERIE_WEIGHTS` names a file to try
+    // ([`weights`]).
+    let (values, weights) = (values::current(), weights::current());
     all.extend(entries(
         menagerie_vyrt::variants(),
-        values.vyrt(VyrtEval::default()),
+        weights.apply("vyrt", values.vyrt(VyrtEval::default())),
     ));
     all.extend(entries(
         menagerie_cypher::variants(),
-        values.cypher(CypherEval::default()),
+        weights.apply("cypher", values.cypher(CypherEval::default())),
     ));
     all.extend(entries(
         menagerie_cheops::variants(),
-        values.cheops(CheopsEval::default()),
+        weights.apply("little-cheops", values.cheops(CheopsEval::default())),
     ));
     all
 }
