@@ -13,7 +13,8 @@
 //! Prints the tuned weights as a `MENAGERIE_WEIGHTS` file and the values as lines of
 //! `piece-values.txt`, to be tried in a match against the shipped ones before anything is
 //! kept (a better fit is not always a stronger player). Options: `--lambda L` (1.0),
-//! `--rounds N` (40), `--fix NAME,NAME` (weights left alone).
+//! `--rounds N` (40), `--fix NAME,NAME` (weights left alone), `--fit-scale` (fit the
+//! scale of centipawns to chances first and keep it: results are flatter than scores).
 
 use menagerie_core::{Position, RuleOptions};
 use menagerie_cypher::CypherPosition;
@@ -36,23 +37,24 @@ trait Tunable<P: Position>: Evaluator<P> + NamedWeights + Clone {
     fn values_mut(&mut self) -> Vec<(String, &mut i32)>;
 }
 
+/// Knight, Bishop, Rook and Queen of a `values` table ordered P N B R Q.
+fn nbrq(values: &mut [i32; 5]) -> Vec<(String, &mut i32)> {
+    "NBRQ"
+        .chars()
+        .zip(values[1..].iter_mut())
+        .map(|(c, v)| (format!("value.{c}"), v))
+        .collect()
+}
+
 impl Tunable<CypherPosition> for CypherEval {
     fn values_mut(&mut self) -> Vec<(String, &mut i32)> {
-        "NBRQ"
-            .chars()
-            .zip(self.values[1..].iter_mut())
-            .map(|(c, v)| (format!("value.{c}"), v))
-            .collect()
+        nbrq(&mut self.values)
     }
 }
 
 impl Tunable<VyrtPosition> for VyrtEval {
     fn values_mut(&mut self) -> Vec<(String, &mut i32)> {
-        "NBRQ"
-            .chars()
-            .zip(self.values[1..].iter_mut())
-            .map(|(c, v)| (format!("value.{c}"), v))
-            .collect()
+        nbrq(&mut self.values)
     }
 }
 
@@ -76,14 +78,15 @@ fn build<P: Position, E: Tunable<P>>(base: &E, theta: &[i32]) -> E {
     e
 }
 
-fn loss<P: Position, E: Evaluator<P>>(e: &E, data: &[(P, f64)]) -> f64 {
+/// The mean squared difference of chances, the evaluation's centipawns times `k`.
+fn loss<P: Position, E: Evaluator<P>>(e: &E, data: &[(P, f64)], k: f64) -> f64 {
     let mobility = Mobility {
         own: 0,
         other: None,
     };
     let sum: f64 = data
         .iter()
-        .map(|(p, target)| (chances(f64::from(e.evaluate(p, mobility))) - target).powi(2))
+        .map(|(p, target)| (chances(k * f64::from(e.evaluate(p, mobility))) - target).powi(2))
         .sum();
     sum / data.len().max(1) as f64
 }
@@ -137,11 +140,26 @@ fn tune<P: Position, E: Tunable<P>>(
     data: &Data<P>,
     rounds: usize,
     fixed: &[String],
+    fit_scale: bool,
 ) -> (E, Vec<(String, i32)>) {
     let (train, held) = data;
     let names = read(&mut base);
     let mut theta: Vec<i32> = names.iter().map(|(_, v)| *v).collect();
     let mut steps: Vec<i32> = theta.iter().map(|v| (v.abs() / 8).max(1)).collect();
+    // The results' scale is not the search's: with the Pawn fixed at 100 the other weights
+    // would shrink to fit it, so the scale is fitted first (Texel's K) and kept.
+    let k = if fit_scale {
+        let start = build(&base, &theta);
+        let k = (1..=60)
+            .map(|i| f64::from(i) * 0.05)
+            .min_by(|a, b| loss(&start, train, *a).total_cmp(&loss(&start, train, *b)))
+            .unwrap_or(1.0);
+        eprintln!("scale fitted: the evaluation's centipawns times {k:.2}");
+        k
+    } else {
+        1.0
+    };
+    let loss = |e: &E, d: &[(P, f64)]| loss(e, d, k);
     let mut best = loss(&build(&base, &theta), train);
     eprintln!(
         "start: training loss {best:.7}, held out {:.7} ({} + {} positions)",
@@ -187,7 +205,7 @@ fn tune<P: Position, E: Tunable<P>>(
 
 fn run(args: &[String]) -> Result<(), String> {
     let mut files = Vec::new();
-    let (mut lambda, mut rounds, mut fixed) = (1.0, 40, Vec::new());
+    let (mut lambda, mut rounds, mut fixed, mut fit_scale) = (1.0, 40, Vec::new(), false);
     let variant = args
         .first()
         .ok_or("usage: tune_weights VARIANT FILE... [--lambda L] [--rounds N] [--fix A,B]")?;
@@ -198,6 +216,7 @@ fn run(args: &[String]) -> Result<(), String> {
             "--lambda" => lambda = value()?.parse().map_err(|_| "--lambda needs a number")?,
             "--rounds" => rounds = value()?.parse().map_err(|_| "--rounds needs a number")?,
             "--fix" => fixed = value()?.split(',').map(str::to_string).collect(),
+            "--fit-scale" => fit_scale = true,
             _ => files.push(a.clone()),
         }
     }
@@ -208,14 +227,14 @@ fn run(args: &[String]) -> Result<(), String> {
                 CypherPosition::from_fen(f, &options).ok()
             })?;
             let base = menagerie_variants::values::current().cypher(CypherEval::default());
-            tune(base, &data, rounds, &fixed).1
+            tune(base, &data, rounds, &fixed, fit_scale).1
         }
         "vyrt" => {
             let data = load(&files, lambda, |f| {
                 VyrtPosition::from_fen_with_options(f, &options).ok()
             })?;
             let base = menagerie_variants::values::current().vyrt(VyrtEval::default());
-            tune(base, &data, rounds, &fixed).1
+            tune(base, &data, rounds, &fixed, fit_scale).1
         }
         other => return Err(format!("tune_weights knows vyrt and cypher, not '{other}'")),
     };
