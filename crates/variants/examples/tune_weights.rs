@@ -8,6 +8,7 @@
 //!
 //! ```sh
 //! cargo run --release -p menagerie-variants --example tune_weights -- cypher cypher-1.txt
+//! # also vyrt and little-cheops (Common)
 //! ```
 //!
 //! Prints the tuned weights as a `MENAGERIE_WEIGHTS` file and the values as lines of
@@ -16,10 +17,11 @@
 //! `--rounds N` (40), `--fix NAME,NAME` (weights left alone), `--fit-scale` (fit the
 //! scale of centipawns to chances first and keep it: results are flatter than scores).
 
+use menagerie_cheops::{CheopsPosition, Style};
 use menagerie_core::{Position, RuleOptions};
 use menagerie_cypher::CypherPosition;
 use menagerie_engine::{Evaluator, Mobility};
-use menagerie_variants::eval::{cypher::CypherEval, vyrt::VyrtEval};
+use menagerie_variants::eval::{cheops::CheopsEval, cypher::CypherEval, vyrt::VyrtEval};
 use menagerie_variants::weights::NamedWeights;
 use menagerie_vyrt::VyrtPosition;
 use std::process::ExitCode;
@@ -55,6 +57,18 @@ impl Tunable<CypherPosition> for CypherEval {
 impl Tunable<VyrtPosition> for VyrtEval {
     fn values_mut(&mut self) -> Vec<(String, &mut i32)> {
         nbrq(&mut self.values)
+    }
+}
+
+impl Tunable<CheopsPosition> for CheopsEval {
+    /// The Common pieces' values (the King and the Civilian count nothing, the Pawn is the
+    /// unit; Imperial's own pieces are not in Common's data).
+    fn values_mut(&mut self) -> Vec<(String, &mut i32)> {
+        self.values
+            .iter_mut()
+            .filter(|(l, _)| "QEITMN".contains(*l))
+            .map(|(l, v)| (format!("value.{l}"), v))
+            .collect()
     }
 }
 
@@ -236,7 +250,18 @@ fn run(args: &[String]) -> Result<(), String> {
             let base = menagerie_variants::values::current().vyrt(VyrtEval::default());
             tune(base, &data, rounds, &fixed, fit_scale).1
         }
-        other => return Err(format!("tune_weights knows vyrt and cypher, not '{other}'")),
+        "little-cheops" => {
+            let data = load(&files, lambda, |f| {
+                CheopsPosition::from_fen(Style::Common, f).ok()
+            })?;
+            let base = menagerie_variants::values::current().cheops(CheopsEval::default());
+            tune(base, &data, rounds, &fixed, fit_scale).1
+        }
+        other => {
+            return Err(format!(
+                "tune_weights knows vyrt, cypher and little-cheops, not '{other}'"
+            ))
+        }
     };
     for (name, v) in printed {
         match name.strip_prefix("value.") {

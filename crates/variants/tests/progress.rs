@@ -509,22 +509,32 @@ fn common_does_not_step_straight_back_when_progress_scores_about_the_same() {
 
 #[test]
 fn vyrt_does_not_step_straight_back_when_progress_scores_about_the_same() {
-    // The evaluation the engine plays with: the network as shipped (Vyrt's is on) and the
-    // piece values of data/piece-values.txt.
+    // The evaluation this near tie was found under: the network as shipped (Vyrt's is on),
+    // the Rook 600 and the Queen 1300, and the weights before they were fitted to self-play
+    // (2026-11-29). The test is about the rule, so it keeps the evaluation of its position.
     let g = replay("vyrt", VYRT_STUDY_GAME_1);
-    let eval = menagerie_variants::values::current().vyrt(VyrtEval::default());
+    let eval = VyrtEval {
+        values: [100, 450, 600, 600, 1300],
+        mobility: 3,
+        king_zone: 12,
+        pawn_advance: [0, 150, 90, 50, 25, 12, 5, 0, 0, 0, 0, 0],
+        mop_up_lead: 400,
+        mop_up: 8,
+        mop_up_pawn: 8,
+    };
     assert_eq!(idle::<VyrtPosition, _>(&*g, &eval), ["J5-H6"]);
     // Without the rule the search steps back; with it the engine never does, at 10,000 to
     // 40,000 nodes a move.
     assert_eq!(plain_move::<VyrtPosition, _>(&*g, &eval, 20_000), "J5-H6");
     for nodes in [10_000, 20_000, 40_000] {
-        assert_eq!(engine_move(&*g, nodes), "J5-I3", "{nodes} nodes");
+        let (mv, _, _) = progress_move::<VyrtPosition, _>(&*g, &eval, nodes);
+        assert_eq!(mv, "J5-I3", "{nodes} nodes");
     }
     // The engine's last iteration at 20,000 nodes is depth 5; there the two moves, each
     // searched alone, are 10 cp apart (the step back the lower): the plain search chose the
     // step back on its tree's noise, not on a better score.
-    let r = Engine::new(16).search(&*g, &Limits::nodes(20_000), None, &mut |_| {});
-    assert_eq!(r.info.depth, 5);
+    let (_, depth, _) = progress_move::<VyrtPosition, _>(&*g, &eval, 20_000);
+    assert_eq!(depth, 5);
     let back = score_of::<VyrtPosition, _>(&*g, &eval, "J5-H6", 5);
     let on = score_of::<VyrtPosition, _>(&*g, &eval, "J5-I3", 5);
     assert_eq!((back, on), (-104, -94));

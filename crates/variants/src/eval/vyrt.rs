@@ -35,12 +35,14 @@ impl Default for VyrtEval {
     fn default() -> Self {
         VyrtEval {
             values: [100, 450, 600, 420, 1000],
-            mobility: 3,
-            king_zone: 12,
-            pawn_advance: [0, 150, 90, 50, 25, 12, 5, 0, 0, 0, 0, 0],
-            mop_up_lead: 400,
-            mop_up: 8,
-            mop_up_pawn: 8,
+            // Fitted to 600 self-play games (issue 34, `tune_weights vyrt`, the search's
+            // scores as labels; docs/engine.md, "Balanced openings in every match").
+            mobility: 4,
+            king_zone: 9,
+            pawn_advance: [0, 231, 90, 44, 30, 24, 14, 16, 21, 0, 0, 0],
+            mop_up_lead: 375,
+            mop_up: 39,
+            mop_up_pawn: 2,
         }
     }
 }
@@ -451,16 +453,25 @@ mod tests {
         // The Kings 6 apart both ways round (the farthest on the torus): nothing for them.
         let far = board(5, "6K5", false);
         assert_eq!(at(&e, far), at(&none, far));
-        // 2 apart: (6 - 2) steps at 1420/400 of the weight (227/64).
+        // The weight scaled by the lead over `mop_up_lead`, in 64ths, four times at most.
+        let scale = |lead: i32| 64 * lead.min(4 * e.mop_up_lead) / e.mop_up_lead;
+        assert!(1420 < 4 * e.mop_up_lead && 420 >= e.mop_up_lead);
+        // 2 apart, a Rook and a Queen ahead (420 + 1000): (6 - 2) steps at 1420 of the lead.
         let near = board(9, "2K9", false);
-        assert_eq!(at(&e, near) - at(&none, near), 8 * 4 * 227 / 64);
+        assert_eq!(
+            at(&e, near) - at(&none, near),
+            e.mop_up * 4 * scale(1420) / 64
+        );
         // A White Pawn on row 4 has 5 pushes to go, so 6 made.
         let pawn = board(9, "2K9", true);
-        assert_eq!(at(&e, pawn) - at(&no_pawn, pawn), 8 * 6);
-        // A Rook (420) ahead only: 2 apart at 420/400 (67/64).
+        assert_eq!(at(&e, pawn) - at(&no_pawn, pawn), e.mop_up_pawn * 6);
+        // A Rook (420) ahead only: 2 apart at 420 of the lead.
         let mut rook = board(9, "2K9", false);
         rook[8] = "12";
-        assert_eq!(at(&e, rook) - at(&none, rook), 8 * 4 * 67 / 64);
+        assert_eq!(
+            at(&e, rook) - at(&none, rook),
+            e.mop_up * 4 * scale(420) / 64
+        );
         // Level material: nothing.
         let mut even = board(9, "2K9", false);
         even[8] = "12";
