@@ -115,7 +115,10 @@ pub fn parse(text: &str) -> Result<Weights, String> {
             ));
         };
         let known = names(game).ok_or_else(|| {
-            format!("line {n} of the weights names an unknown game '{game}' (vyrt, cypher, little-cheops)")
+            format!(
+                "line {n} of the weights names an unknown game '{game}' ({})",
+                GAMES.join(", ")
+            )
         })?;
         if !known.iter().any(|k| k == name) {
             return Err(format!(
