@@ -491,9 +491,21 @@ pub fn registry() -> Vec<Variant> {
         menagerie_cypher::variants(),
         weights.apply("cypher", values.cypher(CypherEval::default())),
     ));
+    // The two styles share the evaluation's code and the piece values; each has its own
+    // weights, fitted to its own games (13x13 with Castles and Deputies is another game).
+    let (imperial, common): (Vec<_>, Vec<_>) = menagerie_cheops::variants()
+        .into_iter()
+        .partition(|spec| spec.id == menagerie_cheops::Style::Imperial.id());
     all.extend(entries(
-        menagerie_cheops::variants(),
+        common,
         weights.apply("little-cheops", values.cheops(CheopsEval::default())),
+    ));
+    all.extend(entries(
+        imperial,
+        weights.apply(
+            "little-cheops-imperial",
+            values.imperial(CheopsEval::imperial()),
+        ),
     ));
     all
 }

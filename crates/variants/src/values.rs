@@ -11,11 +11,13 @@ use std::sync::OnceLock;
 pub const SHIPPED: &str = include_str!("../data/piece-values.txt");
 
 /// The games with values in the file, each with the letters it must give, in the order of
-/// the evaluation's own table.
-pub const GAMES: [(&str, &str); 3] = [
+/// the evaluation's own table. The two styles of Little Cheops share the evaluation's code,
+/// not their values (the lab measures each style's pieces apart).
+pub const GAMES: [(&str, &str); 4] = [
     ("vyrt", "PNBRQ"),
     ("cypher", "PNBRQ"),
     ("little-cheops", "KQEITMNDUBOACP"),
+    ("little-cheops-imperial", "KQEITMNDUBOACP"),
 ];
 
 /// The largest value a file may give, in centipawns.
@@ -25,7 +27,7 @@ pub const MAX_VALUE: i32 = 10_000;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PieceValues {
     /// `values[g][i]`: game `GAMES[g]`, letter `i` of its letters.
-    pub values: [Vec<i32>; 3],
+    pub values: [Vec<i32>; 4],
 }
 
 impl PieceValues {
@@ -52,10 +54,21 @@ impl PieceValues {
         e
     }
 
-    /// `e` with this file's Little Cheops values (letters not in the file keep theirs).
-    pub fn cheops(&self, mut e: CheopsEval) -> CheopsEval {
+    /// `e` with this file's Little Cheops (Common) values (letters not in the file keep
+    /// theirs).
+    pub fn cheops(&self, e: CheopsEval) -> CheopsEval {
+        self.cheops_style("little-cheops", e)
+    }
+
+    /// `e` with this file's Little Cheops Imperial values (letters not in the file keep
+    /// theirs).
+    pub fn imperial(&self, e: CheopsEval) -> CheopsEval {
+        self.cheops_style("little-cheops-imperial", e)
+    }
+
+    fn cheops_style(&self, game: &str, mut e: CheopsEval) -> CheopsEval {
         for (letter, v) in e.values.iter_mut() {
-            if let Some(x) = self.get("little-cheops", *letter) {
+            if let Some(x) = self.get(game, *letter) {
                 *v = x;
             }
         }
@@ -66,16 +79,23 @@ impl PieceValues {
 /// Reads a values file; a bad line, an unknown game or letter, a letter given twice or one
 /// missing is refused with one sentence naming the line or the letter.
 pub fn parse(text: &str) -> Result<PieceValues, String> {
-    let mut got: [Vec<Option<i32>>; 3] = GAMES.map(|(_, letters)| vec![None; letters.len()]);
+    let mut got: [Vec<Option<i32>>; 4] = GAMES.map(|(_, letters)| vec![None; letters.len()]);
     for (n, line, words) in crate::data_file::lines(text) {
         let [game, letter, value] = words[..] else {
             return Err(format!(
                 "line {n} of the piece values is not 'game letter value': '{line}'"
             ));
         };
-        let g = GAMES.iter().position(|(id, _)| *id == game).ok_or_else(|| {
-            format!("line {n} of the piece values names an unknown game '{game}' (vyrt, cypher, little-cheops)")
-        })?;
+        let g = GAMES
+            .iter()
+            .position(|(id, _)| *id == game)
+            .ok_or_else(|| {
+                let known: Vec<&str> = GAMES.iter().map(|(id, _)| *id).collect();
+                format!(
+                    "line {n} of the piece values names an unknown game '{game}' ({})",
+                    known.join(", ")
+                )
+            })?;
         let mut chars = letter.chars();
         let (Some(c), None) = (chars.next(), chars.next()) else {
             return Err(format!(
@@ -101,7 +121,7 @@ pub fn parse(text: &str) -> Result<PieceValues, String> {
             ));
         }
     }
-    let mut values: [Vec<i32>; 3] = Default::default();
+    let mut values: [Vec<i32>; 4] = Default::default();
     for (g, (game, letters)) in GAMES.iter().enumerate() {
         for (i, c) in letters.chars().enumerate() {
             values[g].push(
@@ -124,12 +144,13 @@ pub fn current() -> &'static PieceValues {
 /// The evaluations' own defaults, should the shipped file ever not parse (a test keeps it
 /// parsing).
 fn fallback() -> PieceValues {
-    let cheops = CheopsEval::default();
+    let (common, imperial) = (CheopsEval::default(), CheopsEval::imperial());
     PieceValues {
         values: [
             VyrtEval::default().values.to_vec(),
             CypherEval::default().values.to_vec(),
-            GAMES[2].1.chars().map(|c| cheops.value(c)).collect(),
+            GAMES[2].1.chars().map(|c| common.value(c)).collect(),
+            GAMES[3].1.chars().map(|c| imperial.value(c)).collect(),
         ],
     }
 }
@@ -141,20 +162,23 @@ mod tests {
     #[test]
     fn the_shipped_values_parse_and_are_what_the_registry_searches_with() {
         let v = parse(SHIPPED).unwrap();
-        assert_eq!(v.values[0], vec![100, 450, 600, 600, 1381]);
+        assert_eq!(v.values[0], vec![100, 401, 575, 609, 1483]);
         assert_eq!(v.values[1], vec![100, 226, 240, 314, 676]);
-        assert_eq!(v.get("little-cheops", 'E'), Some(1000));
-        assert_eq!(v.get("little-cheops", 'Q'), Some(1100));
-        assert_eq!(v.get("little-cheops", 'N'), Some(300));
+        assert_eq!(v.get("little-cheops", 'E'), Some(966));
+        assert_eq!(v.get("little-cheops", 'Q'), Some(1041));
+        assert_eq!(v.get("little-cheops", 'N'), Some(291));
+        assert_eq!(v.get("little-cheops-imperial", 'E'), Some(1000));
+        assert_eq!(v.get("little-cheops-imperial", 'Q'), Some(1100));
         assert_eq!(v.get("little-cheops", '?'), None);
         assert_eq!(v.get("chess", 'P'), None);
         // The registry's evaluations carry the file's values.
         let e = v.cheops(CheopsEval::default());
-        assert_eq!(e.value('E'), 1000);
+        assert_eq!(e.value('E'), 966);
+        assert_eq!(v.imperial(CheopsEval::imperial()).value('E'), 1000);
         assert_eq!(e.value('?'), 0);
         assert_eq!(
             v.vyrt(VyrtEval::default()).values,
-            [100, 450, 600, 600, 1381]
+            [100, 401, 575, 609, 1483]
         );
         assert_eq!(
             v.cypher(CypherEval::default()).values,
@@ -165,36 +189,55 @@ mod tests {
     #[test]
     fn a_changed_file_changes_the_values_and_a_bad_one_is_refused_with_a_sentence() {
         let changed = SHIPPED
-            .replace("vyrt R 600", "vyrt R 700")
-            .replace("little-cheops N 300", "little-cheops N 450");
+            .replace("vyrt R 609", "vyrt R 700")
+            .replace("little-cheops N 291", "little-cheops N 450");
         let v = parse(&changed).unwrap();
         assert_eq!(
             v.vyrt(VyrtEval::default()).values,
-            [100, 450, 600, 700, 1381]
+            [100, 401, 575, 700, 1483]
         );
         assert_eq!(v.cheops(CheopsEval::default()).value('N'), 450);
+        // Each style of Little Cheops reads its own lines.
+        assert_eq!(v.imperial(CheopsEval::imperial()).value('N'), 300);
+        let imperial = parse(&SHIPPED.replace(
+            "little-cheops-imperial Q 1100",
+            "little-cheops-imperial Q 1300",
+        ))
+        .unwrap();
+        assert_eq!(imperial.imperial(CheopsEval::imperial()).value('Q'), 1300);
         assert_eq!(
-            parse(&SHIPPED.replace("vyrt R 600", "vyrt R")).unwrap_err(),
+            imperial.cheops(CheopsEval::default()).value('Q'),
+            parse(SHIPPED)
+                .unwrap()
+                .get("little-cheops", 'Q')
+                .unwrap_or(0)
+        );
+        assert_eq!(
+            parse(&SHIPPED.replace("little-cheops-imperial T 500\n", "")).unwrap_err(),
+            "the piece values give no value to little-cheops-imperial's 'T'"
+        );
+        assert_eq!(
+            parse(&SHIPPED.replace("vyrt R 609", "vyrt R")).unwrap_err(),
             "line 19 of the piece values is not 'game letter value': 'vyrt R'"
         );
         assert_eq!(
-            parse(&SHIPPED.replace("vyrt R 600", "vyrt R -5")).unwrap_err(),
+            parse(&SHIPPED.replace("vyrt R 609", "vyrt R -5")).unwrap_err(),
             "line 19 of the piece values has '-5' where a value from 0 to 10000 belongs"
         );
         assert_eq!(
-            parse(&SHIPPED.replace("vyrt R 600", "vyrt S 420")).unwrap_err(),
+            parse(&SHIPPED.replace("vyrt R 609", "vyrt S 420")).unwrap_err(),
             "line 19 of the piece values gives 'S', which is not a valued piece of vyrt (PNBRQ)"
         );
         assert_eq!(
-            parse(&SHIPPED.replace("vyrt R 600", "shogi R 420")).unwrap_err(),
-            "line 19 of the piece values names an unknown game 'shogi' (vyrt, cypher, little-cheops)"
+            parse(&SHIPPED.replace("vyrt R 609", "shogi R 420")).unwrap_err(),
+            "line 19 of the piece values names an unknown game 'shogi' (vyrt, cypher, little-cheops, little-cheops-imperial)"
         );
         assert_eq!(
-            parse(&SHIPPED.replace("vyrt R 600", "vyrt Q 420")).unwrap_err(),
+            parse(&SHIPPED.replace("vyrt R 609", "vyrt Q 420")).unwrap_err(),
             "line 20 of the piece values gives vyrt's 'Q' a second time"
         );
         assert_eq!(
-            parse(&SHIPPED.replace("vyrt R 600", "")).unwrap_err(),
+            parse(&SHIPPED.replace("vyrt R 609", "")).unwrap_err(),
             "the piece values give no value to vyrt's 'R'"
         );
     }
@@ -207,6 +250,7 @@ mod tests {
         assert_eq!(f.values[0], vec![100, 450, 600, 420, 1000]);
         assert_ne!(f, parse(SHIPPED).unwrap());
         assert_eq!(f.values[2].len(), 14);
+        assert_eq!(f.values[3].len(), 14);
         assert_eq!(f.get("little-cheops", 'Q'), Some(900));
     }
 }

@@ -1,7 +1,9 @@
 //! The hand-written evaluations' other weights (beyond the piece values of [`crate::values`]),
 //! named so that a tuner can try them without rebuilding: `MENAGERIE_WEIGHTS=FILE`, one
 //! `game name value` a line (`cypher court 40`, `vyrt pawn_advance.1 160`), overrides the
-//! code's defaults for that process. Nothing is shipped in such a file: a tuned weight that
+//! code's defaults for that process. The two styles of Little Cheops share one evaluation
+//! with weights of their own: `little-cheops` sets Common's, `little-cheops-imperial`
+//! Imperial's. Nothing is shipped in such a file: a tuned weight that
 //! wins its match is written into the evaluation's `Default`. The `tune_weights` example
 //! fits them to self-play positions and prints such a file.
 
@@ -9,7 +11,7 @@ use crate::eval::{cheops::CheopsEval, cypher::CypherEval, vyrt::VyrtEval};
 use std::sync::OnceLock;
 
 /// The games whose weights are named here.
-pub const GAMES: [&str; 3] = ["vyrt", "cypher", "little-cheops"];
+pub const GAMES: [&str; 4] = ["vyrt", "cypher", "little-cheops", "little-cheops-imperial"];
 
 /// The largest magnitude a weight may be given.
 pub const MAX_WEIGHT: i32 = 100_000;
@@ -99,7 +101,9 @@ pub fn names(game: &str) -> Option<Vec<String>> {
     match game {
         "vyrt" => Some(listed(VyrtEval::default().named_weights())),
         "cypher" => Some(listed(CypherEval::default().named_weights())),
-        "little-cheops" => Some(listed(CheopsEval::default().named_weights())),
+        "little-cheops" | "little-cheops-imperial" => {
+            Some(listed(CheopsEval::default().named_weights()))
+        }
         _ => None,
     }
 }
@@ -167,6 +171,15 @@ mod tests {
         assert_eq!(v.pawn_advance, VyrtEval::default().pawn_advance);
         let k = w.apply("little-cheops", CheopsEval::default());
         assert_eq!(k.castle, CheopsEval::default().castle);
+        // Each style of Little Cheops reads its own lines only.
+        let w = parse("little-cheops castle 70\nlittle-cheops-imperial castle 80\n").unwrap();
+        assert_eq!(w.apply("little-cheops", CheopsEval::default()).castle, 70);
+        assert_eq!(
+            w.apply("little-cheops-imperial", CheopsEval::imperial())
+                .castle,
+            80
+        );
+        assert_eq!(names("little-cheops-imperial"), names("little-cheops"));
         assert_eq!(parse("").unwrap(), Weights::default());
         let cypher = names("cypher").unwrap();
         assert_eq!(cypher.len(), 14);
@@ -182,7 +195,7 @@ mod tests {
         );
         assert_eq!(
             parse("shogi court 3").unwrap_err(),
-            "line 1 of the weights names an unknown game 'shogi' (vyrt, cypher, little-cheops)"
+            "line 1 of the weights names an unknown game 'shogi' (vyrt, cypher, little-cheops, little-cheops-imperial)"
         );
         assert_eq!(
             parse("\ncypher moat 3").unwrap_err(),

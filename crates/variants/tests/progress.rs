@@ -426,13 +426,14 @@ fn progress_move<P: Position, E: Evaluator<P> + Clone>(
     (best, r.last.depth, r.last.score)
 }
 
-/// The evaluation the near ties of Little Cheops below were found under: the shipped one
-/// without the riders' mobility and with the Queen and Prime Minister at 900 and 700
-/// (both changed later; they move these positions' scores, not the rule they test).
+/// The evaluation the near ties of Little Cheops below were found under: Imperial's (the
+/// weights both styles shared then) without the riders' mobility and with the Queen and
+/// Prime Minister at 900 and 700 (all changed later; they move these positions' scores,
+/// not the rule they test).
 fn cheops_eval_of_the_near_ties() -> CheopsEval {
     let mut e = CheopsEval {
         rider_mobility: 0,
-        ..menagerie_variants::values::current().cheops(CheopsEval::default())
+        ..menagerie_variants::values::current().imperial(CheopsEval::imperial())
     };
     for (letter, value) in e.values.iter_mut() {
         match letter {
@@ -473,7 +474,7 @@ fn imperial_leaves_the_old_studys_reinspection_and_step_back() {
     assert!(g.legal_moves().contains(&"inspect:d4".to_string()));
     // Only the re-inspection: Black's last turn was that inspection, no step to undo.
     assert_eq!(
-        idle::<CheopsPosition, _>(&*g, &CheopsEval::default()),
+        idle::<CheopsPosition, _>(&*g, &CheopsEval::imperial()),
         ["inspect:d4"]
     );
     let mv = engine_move(&*g, 20_000);
@@ -481,7 +482,7 @@ fn imperial_leaves_the_old_studys_reinspection_and_step_back() {
     // White's answer may not step its King back from e1 to f1 either (47. f1e1).
     let mut g = g;
     g.push(&mv).expect("engine move");
-    let white_idle = idle::<CheopsPosition, _>(&*g, &CheopsEval::default());
+    let white_idle = idle::<CheopsPosition, _>(&*g, &CheopsEval::imperial());
     assert!(white_idle.contains(&"e1f1".to_string()), "{white_idle:?}");
     let answer = engine_move(&*g, 20_000);
     assert!(!white_idle.contains(&answer), "{answer} in {white_idle:?}");
@@ -622,7 +623,7 @@ fn a_repetition_scores_as_the_draw_it_leads_to_in_every_game() {
         repetition_scores::<CheopsPosition, _>(
             "little-cheops-imperial",
             ["d4d5", "d10d9", "d5d4", "d9d10"],
-            &CheopsEval::default()
+            &CheopsEval::imperial()
         ),
         draw
     );
@@ -636,7 +637,7 @@ fn imperial_mates_instead_of_stepping_back_when_far_ahead() {
     assert_eq!(g.turn(), Color::Black);
     // Q j8-j3 would be a step straight back (and the third time of the position after it).
     assert_eq!(
-        idle::<CheopsPosition, _>(&*g, &CheopsEval::default()),
+        idle::<CheopsPosition, _>(&*g, &CheopsEval::imperial()),
         ["j8j3"]
     );
     let mut engine = Engine::new(16);
@@ -714,7 +715,7 @@ fn imperial_neither_reinspects_nor_steps_back_in_a_near_tie() {
     // position and so scores the draw, leads it by far more than the margin. The engine
     // then steps back, as the rule wants (only a turn that is no better than progress by
     // the margin is set aside): a draw is worth more than a Pawn down.
-    let shipped = menagerie_variants::values::current().cheops(CheopsEval::default());
+    let shipped = menagerie_variants::values::current().imperial(CheopsEval::imperial());
     let scores = ["inspect:k10", "l1m1", "l1k1"]
         .map(|mv| score_of::<CheopsPosition, _>(&*g, &shipped, mv, 4));
     assert_eq!(scores, [-142, 0, -106]);

@@ -83,12 +83,15 @@ impl Default for CheopsEval {
                 ('?', 0),
             ],
             default: 250,
-            pawn_advance: [0, 200, 100, 60, 40, 28, 20, 14, 9, 5, 2, 0, 0],
+            // Common's weights fitted to 1,200 self-play games (2026-11-29, `tune_weights
+            // little-cheops --lambda 0.75`, the drive when ahead and the fifty-round
+            // scaling held; docs/engine.md, "Little Cheops' styles apart").
+            pawn_advance: [0, 223, 107, 38, 30, 22, 15, 2, 9, 5, 2, 0, 0],
             castle: 60,
-            shelter: 6,
-            king_danger: 12,
+            shelter: -2,
+            king_danger: -2,
             master_threat: 8,
-            centre: 3,
+            centre: 9,
             mop_up_lead: 400,
             mop_up: 6,
             mop_up_pawn: 8,
@@ -99,6 +102,19 @@ impl Default for CheopsEval {
 }
 
 impl CheopsEval {
+    /// The weights of the Imperial style (13x13, Castles, Deputies): those both styles
+    /// shared before Common's were fitted to Common's games (a fit to Imperial's own games
+    /// did not play better, docs/engine.md, "Little Cheops' styles apart").
+    pub fn imperial() -> Self {
+        CheopsEval {
+            pawn_advance: [0, 200, 100, 60, 40, 28, 20, 14, 9, 5, 2, 0, 0],
+            shelter: 6,
+            king_danger: 12,
+            centre: 3,
+            ..CheopsEval::default()
+        }
+    }
+
     /// The value of a piece by its board letter (either case).
     pub fn value(&self, c: char) -> i32 {
         let up = c.to_ascii_uppercase();

@@ -35,14 +35,16 @@ impl Default for VyrtEval {
     fn default() -> Self {
         VyrtEval {
             values: [100, 450, 600, 420, 1000],
-            // Fitted to 600 self-play games (issue 34, `tune_weights vyrt`, the search's
-            // scores as labels; docs/engine.md, "Balanced openings in every match").
-            mobility: 4,
-            king_zone: 9,
-            pawn_advance: [0, 231, 90, 44, 30, 24, 14, 16, 21, 0, 0, 0],
-            mop_up_lead: 375,
-            mop_up: 39,
-            mop_up_pawn: 2,
+            // Fitted twice to self-play (issue 34, `tune_weights vyrt`): 600 games with the
+            // search's scores as labels, then 1,200 (600 more played with that fit) with
+            // three quarters scores and a quarter results (docs/engine.md, "Vyrt's second
+            // fit").
+            mobility: 3,
+            king_zone: 7,
+            pawn_advance: [0, 214, 82, 40, 22, 23, 13, 5, 9, 0, 0, 0],
+            mop_up_lead: 476,
+            mop_up: 22,
+            mop_up_pawn: 0,
         }
     }
 }
@@ -455,23 +457,37 @@ mod tests {
         assert_eq!(at(&e, far), at(&none, far));
         // The weight scaled by the lead over `mop_up_lead`, in 64ths, four times at most.
         let scale = |lead: i32| 64 * lead.min(4 * e.mop_up_lead) / e.mop_up_lead;
-        assert!(1420 < 4 * e.mop_up_lead && 420 >= e.mop_up_lead);
+        assert!(1420 < 4 * e.mop_up_lead && 420 < e.mop_up_lead);
         // 2 apart, a Rook and a Queen ahead (420 + 1000): (6 - 2) steps at 1420 of the lead.
         let near = board(9, "2K9", false);
         assert_eq!(
             at(&e, near) - at(&none, near),
             e.mop_up * 4 * scale(1420) / 64
         );
-        // A White Pawn on row 4 has 5 pushes to go, so 6 made.
+        // A White Pawn on row 4 has 5 pushes to go, so 6 made (the shipped weight is 0; a
+        // pawn weight of 5 shows the term).
+        let pawns = VyrtEval {
+            mop_up_pawn: 5,
+            ..VyrtEval::default()
+        };
         let pawn = board(9, "2K9", true);
+        assert_eq!(at(&pawns, pawn) - at(&no_pawn, pawn), 5 * 6);
         assert_eq!(at(&e, pawn) - at(&no_pawn, pawn), e.mop_up_pawn * 6);
-        // A Rook (420) ahead only: 2 apart at 420 of the lead.
+        // A Rook (420) ahead only: 2 apart, but the lead is below `mop_up_lead`: nothing;
+        // with the lead lowered to the Rook, the drive at 420 of the lead.
         let mut rook = board(9, "2K9", false);
         rook[8] = "12";
-        assert_eq!(
-            at(&e, rook) - at(&none, rook),
-            e.mop_up * 4 * scale(420) / 64
-        );
+        assert_eq!(at(&e, rook), at(&none, rook));
+        let low = VyrtEval {
+            mop_up_lead: 420,
+            ..VyrtEval::default()
+        };
+        let low_none = VyrtEval {
+            mop_up: 0,
+            mop_up_pawn: 0,
+            ..low.clone()
+        };
+        assert_eq!(at(&low, rook) - at(&low_none, rook), low.mop_up * 4);
         // Level material: nothing.
         let mut even = board(9, "2K9", false);
         even[8] = "12";

@@ -176,7 +176,7 @@ fn imperial_twins_differing_in_the_opponents_papers_evaluate_the_same() {
                 .clone();
             let mut letters = [0u8; CHEOPS_SQUARES];
             pos.letters_into(&mut letters);
-            let terms = CheopsEval::default().evaluate(&pos, Mobility::default());
+            let terms = CheopsEval::imperial().evaluate(&pos, Mobility::default());
             (
                 game.fen(),
                 terms + net.evaluate(&letters, pos.turn()),
