@@ -63,7 +63,8 @@ impl Tunable<VyrtPosition> for VyrtEval {
 
 impl Tunable<CheopsPosition> for CheopsEval {
     /// The Common pieces' values (the King and the Civilian count nothing, the Pawn is the
-    /// unit; Imperial's own pieces are not in Common's data).
+    /// unit; Imperial's own one-step pieces are not in Common's data, and an Imperial fit
+    /// leaves them alone too).
     fn values_mut(&mut self) -> Vec<(String, &mut i32)> {
         self.values
             .iter_mut()
