@@ -491,8 +491,8 @@ pub fn registry() -> Vec<Variant> {
         menagerie_cypher::variants(),
         weights.apply("cypher", values.cypher(CypherEval::default())),
     ));
-    // The two styles share the evaluation's code and the piece values; each has its own
-    // weights, fitted to its own games (13x13 with Castles and Deputies is another game).
+    // The two styles share the evaluation's code; each has its own weights and piece
+    // values, fitted to its own games (13x13 with Castles and Deputies is another game).
     let (imperial, common): (Vec<_>, Vec<_>) = menagerie_cheops::variants()
         .into_iter()
         .partition(|spec| spec.id == menagerie_cheops::Style::Imperial.id());
