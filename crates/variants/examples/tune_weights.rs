@@ -13,9 +13,9 @@
 //!
 //! Prints the tuned weights as a `MENAGERIE_WEIGHTS` file and the values as lines of
 //! `piece-values.txt`, to be tried in a match against the shipped ones before anything is
-//! kept (a better fit is not always a stronger player). The fit starts from the engine's own
-//! weights and values, or from `MENAGERIE_WEIGHTS` and `MENAGERIE_VALUES` files when set. Options: `--lambda L` (1.0),
-//! `--rounds N` (40), `--fix NAME,NAME` (weights left alone), `--fit-scale` (fit the
+//! kept (a better fit is not always a stronger player). The fit starts from the evaluation
+//! the engine plays with (so from `MENAGERIE_WEIGHTS` and `MENAGERIE_VALUES` files when
+//! set). Options: `--lambda L` (1.0), `--rounds N` (40), `--fix NAME,NAME` (weights left alone), `--fit-scale` (fit the
 //! scale of centipawns to chances first and keep it: results are flatter than scores).
 
 use menagerie_cheops::{CheopsPosition, Style};
@@ -242,31 +242,20 @@ fn run(args: &[String]) -> Result<(), String> {
             let data = load(&files, lambda, |f| {
                 CypherPosition::from_fen(f, &options).ok()
             })?;
-            let base = menagerie_variants::weights::current().apply(
-                "cypher",
-                menagerie_variants::values::current().cypher(CypherEval::default()),
-            );
+            let base = menagerie_variants::cypher_eval();
             tune(base, &data, rounds, &fixed, fit_scale).1
         }
         "vyrt" => {
             let data = load(&files, lambda, |f| {
                 VyrtPosition::from_fen_with_options(f, &options).ok()
             })?;
-            let base = menagerie_variants::weights::current().apply(
-                "vyrt",
-                menagerie_variants::values::current().vyrt(VyrtEval::default()),
-            );
+            let base = menagerie_variants::vyrt_eval();
             tune(base, &data, rounds, &fixed, fit_scale).1
         }
         "little-cheops" | "little-cheops-imperial" => {
             let style = Style::from_id(variant).unwrap_or(Style::Common);
             let data = load(&files, lambda, |f| CheopsPosition::from_fen(style, f).ok())?;
-            let values = menagerie_variants::values::current();
-            let own = match style {
-                Style::Common => values.cheops(CheopsEval::default()),
-                Style::Imperial => values.imperial(CheopsEval::imperial()),
-            };
-            let base = menagerie_variants::weights::current().apply(variant, own);
+            let base = menagerie_variants::cheops_eval(style);
             tune(base, &data, rounds, &fixed, fit_scale).1
         }
         other => {

@@ -475,38 +475,41 @@ pub fn entries<P: Position, E: Evaluator<P> + Clone + 'static>(
     })
 }
 
+/// The Vyrt evaluation the engine plays with: the code's weights, the values file's values
+/// ([`values`]), and a `MENAGERIE_WEIGHTS` file's weights when one is set ([`weights`]).
+pub fn vyrt_eval() -> VyrtEval {
+    weights::current().apply("vyrt", values::current().vyrt(VyrtEval::default()))
+}
+
+/// The Cypher evaluation the engine plays with (as [`vyrt_eval`]).
+pub fn cypher_eval() -> CypherEval {
+    weights::current().apply("cypher", values::current().cypher(CypherEval::default()))
+}
+
+/// The Little Cheops evaluation the engine plays with in `style` (as [`vyrt_eval`]): the two
+/// styles share the evaluation's code; each has its own weights and piece values, fitted to
+/// its own games (13x13 with Castles and Deputies is another game).
+pub fn cheops_eval(style: menagerie_cheops::Style) -> CheopsEval {
+    let values = values::current();
+    let own = match style {
+        menagerie_cheops::Style::Common => values.cheops(CheopsEval::default()),
+        menagerie_cheops::Style::Imperial => values.imperial(CheopsEval::imperial()),
+    };
+    weights::current().apply(style.id(), own)
+}
+
 /// Every variant, in the order `menagerie variants` lists them.
 pub fn registry() -> Vec<Variant> {
+    use menagerie_cheops::Style;
     let mut all = Vec::new();
     all.extend(entries(menagerie_chess::variants(), ChessEval));
-    // The piece values are data (`data/piece-values.txt`, [`values`]).
-    // The other weights are the code's unless `MENAGERIE_WEIGHTS` names a file to try
-    // ([`weights`]).
-    let (values, weights) = (values::current(), weights::current());
-    all.extend(entries(
-        menagerie_vyrt::variants(),
-        weights.apply("vyrt", values.vyrt(VyrtEval::default())),
-    ));
-    all.extend(entries(
-        menagerie_cypher::variants(),
-        weights.apply("cypher", values.cypher(CypherEval::default())),
-    ));
-    // The two styles share the evaluation's code; each has its own weights and piece
-    // values, fitted to its own games (13x13 with Castles and Deputies is another game).
+    all.extend(entries(menagerie_vyrt::variants(), vyrt_eval()));
+    all.extend(entries(menagerie_cypher::variants(), cypher_eval()));
     let (imperial, common): (Vec<_>, Vec<_>) = menagerie_cheops::variants()
         .into_iter()
-        .partition(|spec| spec.id == menagerie_cheops::Style::Imperial.id());
-    all.extend(entries(
-        common,
-        weights.apply("little-cheops", values.cheops(CheopsEval::default())),
-    ));
-    all.extend(entries(
-        imperial,
-        weights.apply(
-            "little-cheops-imperial",
-            values.imperial(CheopsEval::imperial()),
-        ),
-    ));
+        .partition(|spec| spec.id == Style::Imperial.id());
+    all.extend(entries(common, cheops_eval(Style::Common)));
+    all.extend(entries(imperial, cheops_eval(Style::Imperial)));
     all
 }
 
