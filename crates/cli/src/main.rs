@@ -201,25 +201,11 @@ fn open_as(args: &GameArgs, viewer: Option<Side>) -> Result<Box<dyn AnyGame>, Va
     )
 }
 
-/// Reads a piece table, refusing a file too long to be one before reading it whole.
-fn read_file(path: &std::path::Path) -> Result<String, VariantError> {
-    let cannot =
-        |e: std::io::Error| VariantError::Other(format!("cannot read {}: {e}", path.display()));
-    let len = std::fs::metadata(path).map_err(cannot)?.len();
-    let max = menagerie_variants::MAX_PIECE_TABLE_BYTES;
-    if len > max as u64 {
-        return Err(VariantError::Other(format!(
-            "the piece table is {len} bytes long; a piece table is at most {max} bytes"
-        )));
-    }
-    std::fs::read_to_string(path).map_err(cannot)
-}
-
 /// The variant of `args`, with its `--pieces` table when one is given.
 pub(crate) fn variant_of(args: &GameArgs) -> Result<menagerie_variants::Variant, VariantError> {
     let variant = find(&args.variant)?;
     match &args.pieces {
-        Some(path) => variant.with_pieces(&read_file(path)?),
+        Some(path) => variant.with_pieces(&menagerie_variants::read_piece_table(path)?),
         None => Ok(variant),
     }
 }
@@ -365,7 +351,10 @@ fn run(cli: Cli) -> Result<(), VariantError> {
         }
         Command::Pieces { variant, pieces } => {
             let v = find(&variant)?;
-            let text = pieces.as_deref().map(read_file).transpose()?;
+            let text = pieces
+                .as_deref()
+                .map(menagerie_variants::read_piece_table)
+                .transpose()?;
             match menagerie_variants::piece_help(v.id, text.as_deref())? {
                 Some(lines) => lines.iter().for_each(|l| println!("{l}")),
                 None => println!("{} has fixed pieces; its rulebook defines them.", v.name),

@@ -163,9 +163,7 @@ fn io_error(e: impl std::fmt::Display) -> VariantError {
 pub fn run(args: MatchArgs) -> Result<(), VariantError> {
     let mut variant = find(&args.variant)?;
     if let Some(path) = &args.pieces {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| VariantError::Other(format!("cannot read {}: {e}", path.display())))?;
-        variant = variant.with_pieces(&text)?;
+        variant = variant.with_pieces(&menagerie_variants::read_piece_table(path)?)?;
     }
     let options = crate::rule_options(variant.id, &args.rules)?;
     let sprt = args

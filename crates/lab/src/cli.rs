@@ -2,7 +2,7 @@
 //! arguments), with a progress bar on stderr.
 
 use crate::report;
-use crate::run::{self, GameData, StudyConfig};
+use crate::run::{self, GameData, PieceFile, StudyConfig};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::PathBuf;
@@ -23,6 +23,13 @@ pub struct StudyArgs {
     /// A rule option of a second rule set compared with the first (repeatable).
     #[arg(long = "vs-rule", value_name = "NAME=VALUE")]
     pub vs_rules: Vec<String>,
+    /// A piece table file the study plays with (Little Cheops, whose pieces are data).
+    #[arg(long, value_name = "FILE")]
+    pub pieces: Option<PathBuf>,
+    /// A piece table file of a second set compared with the first (with the first's rules
+    /// unless --vs-rule is given too).
+    #[arg(long, value_name = "FILE")]
+    pub vs_pieces: Option<PathBuf>,
     /// Games per rule set.
     #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub games: u32,
@@ -137,9 +144,22 @@ pub fn resolve_shard(
 }
 
 impl StudyArgs {
-    /// The study's configuration.
-    pub fn config(&self) -> StudyConfig {
-        StudyConfig {
+    /// The study's configuration (the piece tables read from their files).
+    pub fn config(&self) -> Result<StudyConfig, String> {
+        let table = |path: &Option<PathBuf>| -> Result<Option<PieceFile>, String> {
+            path.as_deref()
+                .map(|p| {
+                    Ok(PieceFile {
+                        name: p.file_name().map_or_else(
+                            || p.display().to_string(),
+                            |n| n.to_string_lossy().into(),
+                        ),
+                        text: menagerie_variants::read_piece_table(p).map_err(|e| e.to_string())?,
+                    })
+                })
+                .transpose()
+        };
+        Ok(StudyConfig {
             variant: self.variant.to_ascii_lowercase(),
             rules: self.rules.clone(),
             vs_rules: (!self.vs_rules.is_empty()).then(|| self.vs_rules.clone()),
@@ -153,7 +173,9 @@ impl StudyArgs {
             seed: self.seed,
             openings: self.openings,
             max_plies: self.max_plies,
-        }
+            pieces: table(&self.pieces)?,
+            vs_pieces: table(&self.vs_pieces)?,
+        })
     }
 }
 
@@ -185,7 +207,7 @@ pub fn main_with_env(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> R
         std::iter::once("menagerie study".to_string()).chain(args.iter().cloned()),
     )
     .map_err(clap_error)?;
-    let config = a.config();
+    let config = a.config()?;
     let threads = a.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |t| t as usize,
@@ -195,7 +217,7 @@ pub fn main_with_env(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> R
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("study-{}", config.variant)));
-    let sets = if config.vs_rules.is_some() { 2 } else { 1 };
+    let sets = config.set_count();
     let total = (0..config.games)
         .filter(|&i| run::in_shard(i, shard.0, shard.1))
         .count()
@@ -295,7 +317,7 @@ pub fn read_shards(dirs: &[PathBuf]) -> Result<(StudyConfig, Vec<GameData>), Str
 pub fn missing(config: &StudyConfig, games: &[GameData]) -> Vec<(u8, u32)> {
     let have: std::collections::BTreeSet<(u8, u32)> =
         games.iter().map(|g| (g.set, g.index)).collect();
-    let sets = if config.vs_rules.is_some() { 2 } else { 1 };
+    let sets = config.set_count() as u8;
     (0..sets)
         .flat_map(|set| (0..config.games).map(move |i| (set, i)))
         .filter(|k| !have.contains(k))

@@ -431,10 +431,10 @@ pub fn report(config: &StudyConfig, games: &[GameData]) -> Report {
     let of = |s: u8| games.iter().filter(|g| g.set == s).collect::<Vec<_>>();
     let (a, b) = (of(0), of(1));
     let bin = bin_width(games.iter().map(|g| g.plies).max().unwrap_or(0));
-    let mut sets = vec![set_report("A", &config.rules, &a, bin)];
+    let mut sets = vec![set_report("A", &config.set_label(0), &a, bin)];
     let mut comparison = None;
-    if let Some(vs) = &config.vs_rules {
-        let rb = set_report("B", vs, &b, bin);
+    if config.compares() {
+        let rb = set_report("B", &config.set_label(1), &b, bin);
         comparison = Some(compare(&a, &b, &sets[0], &rb));
         sets.push(rb);
     }

@@ -34,6 +34,65 @@ pub struct StudyConfig {
     pub openings: u32,
     /// A draw is adjudicated after this many plies.
     pub max_plies: u32,
+    /// The piece table set A plays with (`--pieces`), if not the game's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pieces: Option<PieceFile>,
+    /// The piece table set B plays with (`--vs-pieces`), if not set A's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vs_pieces: Option<PieceFile>,
+}
+
+/// A piece table a study plays with (Little Cheops, whose pieces are data): the file's name,
+/// for the report, and its text, so that a shard or a merge plays and checks the same table.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PieceFile {
+    /// The file's name as given (only shown).
+    pub name: String,
+    /// The table.
+    pub text: String,
+}
+
+impl StudyConfig {
+    /// Whether the study compares two sets (other rules, another piece table, or both).
+    pub fn compares(&self) -> bool {
+        self.vs_rules.is_some() || self.vs_pieces.is_some()
+    }
+
+    /// The number of sets the study plays (1 or 2).
+    pub fn set_count(&self) -> usize {
+        if self.compares() {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The rule options of set `set` (0 is A): set B has its `--vs-rule` options, or A's when
+    /// it differs only in its pieces.
+    pub fn set_rules(&self, set: u8) -> &[String] {
+        match (&self.vs_rules, set) {
+            (Some(vs), 1) => vs,
+            _ => &self.rules,
+        }
+    }
+
+    /// The piece table of set `set`: set B keeps A's table unless `--vs-pieces` gives one.
+    pub fn set_pieces(&self, set: u8) -> Option<&PieceFile> {
+        match (&self.vs_pieces, set) {
+            (Some(vs), 1) => Some(vs),
+            _ => self.pieces.as_ref(),
+        }
+    }
+
+    /// What set `set` plays, as the report shows it: its rule options, then
+    /// `pieces=<file>` when it has a piece table of its own.
+    pub fn set_label(&self, set: u8) -> Vec<String> {
+        let mut label = self.set_rules(set).to_vec();
+        if let Some(p) = self.set_pieces(set) {
+            label.push(format!("pieces={}", p.name));
+        }
+        label
+    }
 }
 
 pub use menagerie_play::openings::{BALANCED_CP, OPENING_NODES};
@@ -89,10 +148,12 @@ impl GameData {
     }
 }
 
-/// The game's own seed: SplitMix64 of the study seed, the rule set and the pair index, so
-/// both games of an opening pair share it.
-pub fn game_seed(study_seed: u64, set: u8, index: u32) -> u64 {
-    let mut r = Rng::new(study_seed ^ (u64::from(set) << 56) ^ (u64::from(index / 2) << 1));
+/// The game's own seed: SplitMix64 of the study seed and the pair index, so both games of an
+/// opening pair share it, and so does the same pair of a second rule set: the sets are
+/// compared on the same openings (where both sets' rules allow the same random plies) and
+/// node budgets.
+pub fn game_seed(study_seed: u64, index: u32) -> u64 {
+    let mut r = Rng::new(study_seed ^ (u64::from(index / 2) << 1));
     r.next_u64()
 }
 
@@ -172,7 +233,7 @@ pub fn play_one(
     set: u8,
     index: u32,
 ) -> Result<GameData, VariantError> {
-    let seed = game_seed(config.seed, set, index);
+    let seed = game_seed(config.seed, index);
     let line = opening(variant, options, config.openings, seed)?;
     let mut g = variant.open(None, options)?;
     let (wl, bl) = side_limits(config, seed, index);
@@ -309,13 +370,16 @@ pub fn run(
     threads: usize,
     on_game: &(dyn Fn(&GameData) + Sync),
 ) -> Result<Vec<GameData>, VariantError> {
-    let variant = menagerie_variants::find(&config.variant)?;
-    let mut sets = vec![RuleOptions::parse(&config.rules)?];
-    if let Some(vs) = &config.vs_rules {
-        sets.push(RuleOptions::parse(vs)?);
-    }
-    for s in &sets {
-        variant.open(None, s)?;
+    let game = menagerie_variants::find(&config.variant)?;
+    let mut sets = Vec::new();
+    for set in 0..config.set_count() as u8 {
+        let options = RuleOptions::parse(config.set_rules(set))?;
+        let variant = match config.set_pieces(set) {
+            Some(p) => game.with_pieces(&p.text)?,
+            None => game.clone(),
+        };
+        variant.open(None, &options)?;
+        sets.push((variant, options));
     }
     let mut tasks = Vec::new();
     for index in 0..config.games {
@@ -335,7 +399,8 @@ pub fn run(
                 let Some(&(set, index)) = tasks.get(i) else {
                     break;
                 };
-                let r = play_one(config, &variant, &sets[set as usize], set, index);
+                let (variant, options) = &sets[set as usize];
+                let r = play_one(config, variant, options, set, index);
                 if let Ok(g) = &r {
                     on_game(g);
                 }

@@ -15,6 +15,8 @@ fn tiny() -> StudyConfig {
         seed: 7,
         openings: 2,
         max_plies: 24,
+        pieces: None,
+        vs_pieces: None,
     }
 }
 
@@ -466,4 +468,189 @@ fn auto_shard_numbers_and_their_errors() {
         resolve_shard(Shard::Auto(4), &none),
         Err("--shard auto/4 reads the shard's number from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job, 0 to 3) or SLURM_ARRAY_TASK_ID (a Slurm array --array=1-4), and neither is set".into())
     );
+}
+
+/// The built-in Little Cheops table with the Knight's moves replaced by `betza`.
+fn knight_as(betza: &str, name: &str) -> run::PieceFile {
+    let text = menagerie_cheops::DEFAULT_PIECES
+        .lines()
+        .map(|l| {
+            if l.starts_with("knight ") {
+                format!("knight N N {betza} provisional major")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    run::PieceFile {
+        name: name.into(),
+        text,
+    }
+}
+
+#[test]
+fn a_set_plays_with_its_own_piece_table() {
+    let common = StudyConfig {
+        variant: "little-cheops".into(),
+        games: 4,
+        nodes: Some(300),
+        max_plies: 40,
+        ..tiny()
+    };
+    // The built-in table given as a file plays exactly the games of no file.
+    let plain = run::run(&common, (1, 1), 2, &|_| {}).expect("built-in pieces");
+    let same = StudyConfig {
+        pieces: Some(run::PieceFile {
+            name: "pieces.txt".into(),
+            text: menagerie_cheops::DEFAULT_PIECES.to_string(),
+        }),
+        ..common.clone()
+    };
+    assert_eq!(
+        plain,
+        run::run(&same, (1, 1), 2, &|_| {}).expect("same table")
+    );
+
+    // Set B's Knights step as Wazirs: its games replay under its table and not under the
+    // rulebook's; set A's replay under the rulebook's.
+    let config = StudyConfig {
+        vs_pieces: Some(knight_as("W", "wazir-knights.txt")),
+        ..common
+    };
+    assert_eq!(config.set_count(), 2);
+    assert_eq!(config.set_rules(1), config.set_rules(0));
+    assert_eq!(
+        config.set_label(1),
+        vec!["pieces=wazir-knights.txt".to_string()]
+    );
+    let games = run::run(&config, (1, 1), 2, &|_| {}).expect("two tables");
+    assert_eq!(games.iter().filter(|g| g.set == 1).count(), 4);
+    let rulebook = menagerie_variants::find("little-cheops").expect("the game");
+    let wazirs = rulebook
+        .with_pieces(&knight_as("W", "w").text)
+        .expect("the Wazir table");
+    let replays = |v: &menagerie_variants::Variant, g: &GameData| {
+        let rec = menagerie_play::record::parse(&g.record, "study").expect("the record");
+        let mut game = v.open(None, &Default::default()).expect("the start");
+        menagerie_play::record::replay(game.as_mut(), &rec, "study").is_ok()
+    };
+    for g in &games {
+        let own = if g.set == 0 { &rulebook } else { &wazirs };
+        assert!(
+            replays(own, g),
+            "game {} of set {} replays under its own table",
+            g.index,
+            g.set
+        );
+    }
+    assert!(
+        games
+            .iter()
+            .filter(|g| g.set == 1)
+            .any(|g| !replays(&rulebook, g)),
+        "some Knight of set B stepped as a Wazir"
+    );
+    let rep = report::report(&config, &games);
+    assert_eq!(
+        rep.sets[1].rules,
+        vec!["pieces=wazir-knights.txt".to_string()]
+    );
+    assert!(rep.comparison.is_some());
+
+    // A table that is not one is refused before any game, in one sentence.
+    let bad = StudyConfig {
+        vs_pieces: Some(knight_as("Z", "bad.txt")),
+        ..config
+    };
+    let e = run::run(&bad, (1, 1), 1, &|_| {}).expect_err("a bad table");
+    assert!(e.to_string().contains("Z"), "{e}");
+}
+
+#[test]
+fn piece_table_files_on_the_command_line() {
+    let d = dir("pieces-cli");
+    std::fs::create_dir_all(&d).expect("dir");
+    let wazirs = d.join("wazir-knights.txt");
+    std::fs::write(&wazirs, knight_as("W", "w").text).expect("write");
+    let out = d.join("report");
+    let args = |extra: &[&str]| -> Vec<String> {
+        [
+            "--games",
+            "2",
+            "--nodes",
+            "100",
+            "--max-plies",
+            "10",
+            "--threads",
+            "1",
+        ]
+        .iter()
+        .chain(extra)
+        .map(|s| s.to_string())
+        .chain(["--out".to_string(), out.display().to_string()])
+        .collect()
+    };
+    let w = wazirs.display().to_string();
+    menagerie_lab::cli::main(&args(&["little-cheops-imperial", "--vs-pieces", &w]))
+        .expect("a study of two tables");
+    let text = std::fs::read_to_string(out.join("games.jsonl")).expect("games");
+    let (config, games) = report::read_jsonl(&text, "games.jsonl").expect("read back");
+    assert_eq!(games.len(), 4);
+    assert_eq!(config.pieces, None);
+    assert_eq!(
+        config.vs_pieces.as_ref().map(|p| p.name.as_str()),
+        Some("wazir-knights.txt")
+    );
+    let page = std::fs::read_to_string(out.join("index.html")).expect("page");
+    assert!(
+        page.contains("B: pieces=wazir-knights.txt"),
+        "the report names B's table"
+    );
+
+    let e = menagerie_lab::cli::main(&args(&["chess", "--pieces", &w])).expect_err("chess");
+    assert_eq!(
+        e,
+        "--pieces applies to Little Cheops, whose pieces are data, not to 'chess'"
+    );
+    let missing = d.join("none.txt").display().to_string();
+    let e = menagerie_lab::cli::main(&args(&["little-cheops", "--pieces", &missing]))
+        .expect_err("no file");
+    assert!(
+        e.starts_with("cannot read ") && e.contains("none.txt"),
+        "{e}"
+    );
+}
+
+#[test]
+fn two_rule_sets_are_compared_on_the_same_openings_and_budgets() {
+    let config = StudyConfig {
+        variant: "little-cheops".into(),
+        vs_rules: Some(vec!["repetition=fourth".into()]),
+        games: 4,
+        nodes: Some(200),
+        max_plies: 16,
+        openings: 4,
+        ..tiny()
+    };
+    let games = run::run(&config, (1, 1), 2, &|_| {}).expect("two rule sets");
+    let (a, b): (Vec<&GameData>, Vec<&GameData>) = games.iter().partition(|g| g.set == 0);
+    assert_eq!((a.len(), b.len()), (4, 4));
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!((x.index, x.seed), (y.index, y.seed));
+        assert_eq!(x.opening.len(), 4);
+        assert_eq!(x.opening, y.opening, "game {}", x.index);
+    }
+    // Set A's games are those of the same study with one rule set.
+    let alone = run::run(
+        &StudyConfig {
+            vs_rules: None,
+            ..config
+        },
+        (1, 1),
+        1,
+        &|_| {},
+    )
+    .expect("set A alone");
+    assert_eq!(alone, a.into_iter().cloned().collect::<Vec<_>>());
 }

@@ -56,6 +56,20 @@ fn bounded_table(text: &str) -> Result<&str, VariantError> {
     Ok(text)
 }
 
+/// Reads a piece table file (`--pieces`), refusing a file too long to be one before reading
+/// it whole.
+pub fn read_piece_table(path: &std::path::Path) -> Result<String, VariantError> {
+    let cannot =
+        |e: std::io::Error| VariantError::Other(format!("cannot read {}: {e}", path.display()));
+    let len = std::fs::metadata(path).map_err(cannot)?.len();
+    if len > MAX_PIECE_TABLE_BYTES as u64 {
+        return Err(VariantError::Other(format!(
+            "the piece table is {len} bytes long; a piece table is at most {MAX_PIECE_TABLE_BYTES} bytes"
+        )));
+    }
+    std::fs::read_to_string(path).map_err(cannot)
+}
+
 /// Anything that can go wrong opening or driving a game from text.
 #[derive(Debug, Error)]
 pub enum VariantError {
