@@ -30,6 +30,14 @@ pub struct StudyArgs {
     /// unless --vs-rule is given too).
     #[arg(long, value_name = "FILE")]
     pub vs_pieces: Option<PathBuf>,
+    /// The position every game starts from (before its random opening), if not the game's
+    /// start.
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+    /// The start of a second set compared with the first (with the first's rules and pieces
+    /// unless --vs-rule or --vs-pieces is given too).
+    #[arg(long, value_name = "FEN")]
+    pub vs_fen: Option<String>,
     /// Games per rule set.
     #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub games: u32,
@@ -175,6 +183,8 @@ impl StudyArgs {
             max_plies: self.max_plies,
             pieces: table(&self.pieces)?,
             vs_pieces: table(&self.vs_pieces)?,
+            fen: self.fen.clone(),
+            vs_fen: self.vs_fen.clone(),
         })
     }
 }

@@ -40,6 +40,12 @@ pub struct StudyConfig {
     /// The piece table set B plays with (`--vs-pieces`), if not set A's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vs_pieces: Option<PieceFile>,
+    /// The position set A starts from (`--fen`), if not the game's start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fen: Option<String>,
+    /// The position set B starts from (`--vs-fen`), if not set A's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vs_fen: Option<String>,
 }
 
 /// A piece table a study plays with (Little Cheops, whose pieces are data): the file's name,
@@ -55,7 +61,7 @@ pub struct PieceFile {
 impl StudyConfig {
     /// Whether the study compares two sets (other rules, another piece table, or both).
     pub fn compares(&self) -> bool {
-        self.vs_rules.is_some() || self.vs_pieces.is_some()
+        self.vs_rules.is_some() || self.vs_pieces.is_some() || self.vs_fen.is_some()
     }
 
     /// The number of sets the study plays (1 or 2).
@@ -84,12 +90,24 @@ impl StudyConfig {
         }
     }
 
+    /// The position set `set` starts from (`None`: the game's start): set B keeps A's unless
+    /// `--vs-fen` gives one.
+    pub fn set_fen(&self, set: u8) -> Option<&str> {
+        match (&self.vs_fen, set) {
+            (Some(vs), 1) => Some(vs),
+            _ => self.fen.as_deref(),
+        }
+    }
+
     /// What set `set` plays, as the report shows it: its rule options, then
-    /// `pieces=<file>` when it has a piece table of its own.
+    /// `pieces=<file>` and `fen=<position>` when it has a table or a start of its own.
     pub fn set_label(&self, set: u8) -> Vec<String> {
         let mut label = self.set_rules(set).to_vec();
         if let Some(p) = self.set_pieces(set) {
             label.push(format!("pieces={}", p.name));
+        }
+        if let Some(f) = self.set_fen(set) {
+            label.push(format!("fen={f}"));
         }
         label
     }
@@ -212,17 +230,12 @@ fn side_limits(config: &StudyConfig, seed: u64, index: u32) -> (Limits, Limits) 
 /// ([`balanced_opening`]).
 fn opening(
     variant: &Variant,
+    fen: Option<&str>,
     options: &RuleOptions,
     plies: u32,
     seed: u64,
 ) -> Result<Vec<String>, VariantError> {
-    balanced_opening(
-        variant,
-        None,
-        options,
-        plies,
-        &mut Rng::new(seed ^ 0x0_9E11),
-    )
+    balanced_opening(variant, fen, options, plies, &mut Rng::new(seed ^ 0x0_9E11))
 }
 
 /// Plays game `index` of rule set `set` (options `options`).
@@ -234,8 +247,9 @@ pub fn play_one(
     index: u32,
 ) -> Result<GameData, VariantError> {
     let seed = game_seed(config.seed, index);
-    let line = opening(variant, options, config.openings, seed)?;
-    let mut g = variant.open(None, options)?;
+    let fen = config.set_fen(set);
+    let line = opening(variant, fen, options, config.openings, seed)?;
+    let mut g = variant.open(fen, options)?;
     let (wl, bl) = side_limits(config, seed, index);
     let mut white = EnginePlayer::new(wl);
     let mut black = EnginePlayer::new(bl);
@@ -378,7 +392,7 @@ pub fn run(
             Some(p) => game.with_pieces(&p.text)?,
             None => game.clone(),
         };
-        variant.open(None, &options)?;
+        variant.open(config.set_fen(set), &options)?;
         sets.push((variant, options));
     }
     let mut tasks = Vec::new();

@@ -17,6 +17,8 @@ fn tiny() -> StudyConfig {
         max_plies: 24,
         pieces: None,
         vs_pieces: None,
+        fen: None,
+        vs_fen: None,
     }
 }
 
@@ -653,4 +655,34 @@ fn two_rule_sets_are_compared_on_the_same_openings_and_budgets() {
     )
     .expect("set A alone");
     assert_eq!(alone, a.into_iter().cloned().collect::<Vec<_>>());
+}
+
+#[test]
+fn a_set_starts_from_its_own_position() {
+    let fen = "t3k3t/ppppppppp/9/2c3c2/9/2C3C2/9/PPPPPPPPP/T3K3T w 0 1";
+    let config = StudyConfig {
+        variant: "little-cheops".into(),
+        vs_fen: Some(fen.into()),
+        games: 2,
+        nodes: Some(200),
+        max_plies: 12,
+        ..tiny()
+    };
+    assert_eq!(config.set_label(1), vec![format!("fen={fen}")]);
+    let games = run::run(&config, (1, 1), 1, &|_| {}).expect("two starts");
+    let game = menagerie_variants::find("little-cheops").expect("the game");
+    for g in &games {
+        let tag = format!("[FEN \"{fen}\"]");
+        assert_eq!(g.record.contains(&tag), g.set == 1, "{}", g.record);
+        let loaded = menagerie_play::record::load(&g.record, "study", &game, &[])
+            .expect("the record replays from its start");
+        assert_eq!(loaded.game.ply(), g.plies);
+        let start = if g.set == 1 { fen } else { game.start_fen };
+        assert_eq!(loaded.game.start_fen(), start);
+    }
+    let bad = StudyConfig {
+        vs_fen: Some("t3k3t/ppp w 0 1".into()),
+        ..config
+    };
+    assert!(run::run(&bad, (1, 1), 1, &|_| {}).is_err());
 }
