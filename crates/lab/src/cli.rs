@@ -310,7 +310,7 @@ pub fn read_shards(dirs: &[PathBuf]) -> Result<(StudyConfig, Vec<GameData>), Str
         let (c, g) = report::read_jsonl(&text, &p.display().to_string())?;
         match &config {
             Some(first) if *first != c => {
-                return Err(format!("{}: not the same study as {} (variant, rules, games, limits, seed, openings and max plies must match)", p.display(), dirs[0].display()))
+                return Err(format!("{}: not the same study as {} (variant, rules, piece tables, starts, games, limits, seed, openings and max plies must match)", p.display(), dirs[0].display()))
             }
             _ => config = Some(c),
         }

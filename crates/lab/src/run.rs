@@ -59,7 +59,7 @@ pub struct PieceFile {
 }
 
 impl StudyConfig {
-    /// Whether the study compares two sets (other rules, another piece table, or both).
+    /// Whether the study compares two sets (other rules, another piece table, another start).
     pub fn compares(&self) -> bool {
         self.vs_rules.is_some() || self.vs_pieces.is_some() || self.vs_fen.is_some()
     }
@@ -74,7 +74,7 @@ impl StudyConfig {
     }
 
     /// The rule options of set `set` (0 is A): set B has its `--vs-rule` options, or A's when
-    /// it differs only in its pieces.
+    /// it differs only in its pieces or its start.
     pub fn set_rules(&self, set: u8) -> &[String] {
         match (&self.vs_rules, set) {
             (Some(vs), 1) => vs,
