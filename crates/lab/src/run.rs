@@ -76,27 +76,27 @@ impl StudyConfig {
     /// The rule options of set `set` (0 is A): set B has its `--vs-rule` options, or A's when
     /// it differs only in its pieces or its start.
     pub fn set_rules(&self, set: u8) -> &[String] {
-        match (&self.vs_rules, set) {
-            (Some(vs), 1) => vs,
-            _ => &self.rules,
-        }
+        self.vs_rules
+            .as_deref()
+            .filter(|_| set == 1)
+            .unwrap_or(&self.rules)
     }
 
     /// The piece table of set `set`: set B keeps A's table unless `--vs-pieces` gives one.
     pub fn set_pieces(&self, set: u8) -> Option<&PieceFile> {
-        match (&self.vs_pieces, set) {
-            (Some(vs), 1) => Some(vs),
-            _ => self.pieces.as_ref(),
-        }
+        self.vs_pieces
+            .as_ref()
+            .filter(|_| set == 1)
+            .or(self.pieces.as_ref())
     }
 
     /// The position set `set` starts from (`None`: the game's start): set B keeps A's unless
     /// `--vs-fen` gives one.
     pub fn set_fen(&self, set: u8) -> Option<&str> {
-        match (&self.vs_fen, set) {
-            (Some(vs), 1) => Some(vs),
-            _ => self.fen.as_deref(),
-        }
+        self.vs_fen
+            .as_deref()
+            .filter(|_| set == 1)
+            .or(self.fen.as_deref())
     }
 
     /// What set `set` plays, as the report shows it: its rule options, then
