@@ -7,7 +7,8 @@
 //!   client checks at each step that the game holds exactly the turns acknowledged to it, and
 //!   every websocket that its versions come one by one with the right turns; at the end the
 //!   server is killed with SIGKILL and restarted and every game is compared with its client's
-//!   tally; the server's memory (RSS, sampled) stays flat.
+//!   tally; the server's memory (RSS, sampled) stays flat once warm (judged on runs of 30 s
+//!   or more).
 //! * `kill_9`: the same games while the server is killed with SIGKILL at random moments,
 //!   20 times, and restarted on the same database: every acknowledged turn is there, a turn
 //!   in flight at the kill is either wholly there or absent, no game is corrupt, and a
@@ -601,10 +602,14 @@ async fn run(plan: Plan) {
     if plan.faults > 0 {
         assert!(s.refused_503.load(Relaxed) > 0, "no turn met a fault");
     }
-    if plan.kills == 0 {
-        // Memory flat: the last third of the run holds no more than the first third plus a
-        // margin for the allocator (a leak of even a few kilobytes per turn shows over the
-        // long run's turns).
+    // Memory flat, judged only on a run long enough to pass the warm-up: the server's RSS
+    // climbs for about 15 s under 50 games (caches and connections filling) and then holds
+    // (measured 2026-11-29: 35 MB to 80 MB by 14 s, 80 MB to the end of 60 s), so an 8 s
+    // run sees only the climb and its thirds say nothing about a leak.
+    if plan.kills == 0 && plan.secs >= 30 {
+        // The last third of the run holds no more than the first third plus a margin for
+        // the allocator (a leak of even a few kilobytes per turn shows over the long run's
+        // turns).
         let third = rss.len() / 3;
         let first = rss[..third].iter().max().copied().unwrap_or(0);
         let last = rss[rss.len() - third..].iter().max().copied().unwrap_or(0);
