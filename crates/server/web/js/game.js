@@ -804,6 +804,8 @@ async function main() {
     app.innerHTML = `<p class="error">${esc(e.message)}</p>`;
     return;
   }
+  // Titled for this seat before it appears, not only once the room's messages have come.
+  if (chatShown()) chat.render();
   chat.el.hidden = !chatShown();
   connect();
 }
