@@ -805,8 +805,9 @@ async function main() {
     return;
   }
   // Titled for this seat before it appears, not only once the room's messages have come.
-  if (chatShown()) chat.render();
-  chat.el.hidden = !chatShown();
+  const shown = chatShown();
+  if (shown) chat.render();
+  chat.el.hidden = !shown;
   connect();
 }
 
