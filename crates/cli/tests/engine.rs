@@ -355,6 +355,56 @@ fn uci_elo_runs_over_the_measured_levels_and_picks_the_nearest() {
     assert_eq!(*lines.last().unwrap(), "Nodes searched: 20");
 }
 
+/// Two engines over UCI in a blocked Little Cheops position: the match claims the
+/// fifty-round challenge (R38) for a side on its own reported score, as it does for the
+/// engine in-process, so the game ends by the rules after a hundred turns, not at the cap.
+#[cfg(unix)]
+#[test]
+fn the_match_claims_the_fifty_round_challenge_for_a_uci_player() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("menagerie-uci-challenge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let script = dir.join("engine.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nexec '{}' uci\n",
+            env!("CARGO_BIN_EXE_menagerie")
+        ),
+    )
+    .expect("the wrapper script");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let side = format!("uci:{}", script.display());
+    let o = menagerie(&[
+        "match",
+        "little-cheops",
+        "--fen",
+        "4k4/9/9/9/1p1p1p1p1/pPpPpPpPp/P1P1P1P1P/9/4K4 w 0 1",
+        "--a",
+        &side,
+        "--b",
+        &side,
+        "--depth",
+        "2",
+        "--games",
+        "1",
+        "--max-plies",
+        "300",
+        "--csv",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = stdout(&o);
+    let header: Vec<&str> = csv.lines().next().unwrap_or_default().split(',').collect();
+    let row: Vec<&str> = csv.lines().nth(1).unwrap_or_default().split(',').collect();
+    let field = |name: &str| {
+        let i = header.iter().position(|h| *h == name).unwrap_or(usize::MAX);
+        row.get(i).copied().unwrap_or_default()
+    };
+    assert_eq!(field("termination"), "fifty-round-challenge", "{csv}");
+    assert_eq!(field("plies"), "100", "{csv}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A UCI player in a match of another game than chess is told the game (`UCI_Variant`)
 /// before its first move (it used to be sent the position alone, answered as chess, and
 /// forfeited), and `--pgn` keeps every game's record.

@@ -2,8 +2,8 @@
 //! Moves go to it in the game's canonical text, which for chess is UCI's own notation.
 
 use crate::limits::{self, Kind};
-use crate::players::Player;
-use menagerie_variants::{AnyGame, Limits, VariantError};
+use crate::players::{engine_claim, Player};
+use menagerie_variants::{AnyGame, Limits, Score, VariantError};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
@@ -18,6 +18,10 @@ pub struct UciEngine {
     /// The variant the engine was last told to play (`UCI_Variant`; UCI engines start with
     /// chess).
     variant: String,
+    /// The score of its last search (the last `info ... score` before `bestmove`), from its
+    /// own view: the match claims the fifty-round challenge (R38) for it on that score, as
+    /// it does for this engine in-process (an arena adjudicates what UCI cannot say).
+    last_score: Option<Score>,
 }
 
 impl UciEngine {
@@ -46,6 +50,7 @@ impl UciEngine {
             stdout: BufReader::new(stdout),
             limits: default,
             variant: "chess".to_string(),
+            last_score: None,
         };
         e.send("uci")?;
         e.wait_for("uciok")?;
@@ -96,22 +101,27 @@ impl UciEngine {
 
     /// Reads lines until one starts with `prefix`; returns it.
     fn wait_for(&mut self, prefix: &str) -> Result<String, VariantError> {
-        let mut line = String::new();
         loop {
-            line.clear();
-            let n = self.stdout.read_line(&mut line).map_err(|e| {
-                VariantError::Other(format!("cannot read from the engine {}: {e}", self.path))
-            })?;
-            if n == 0 {
-                return Err(VariantError::Other(format!(
-                    "the engine {} stopped before answering '{prefix}'",
-                    self.path
-                )));
-            }
-            if line.trim_start().starts_with(prefix) {
-                return Ok(line.trim().to_string());
+            let line = self.next_line(prefix)?;
+            if line.starts_with(prefix) {
+                return Ok(line);
             }
         }
+    }
+
+    /// The next line from the engine, trimmed; `awaiting` names what it was asked for.
+    fn next_line(&mut self, awaiting: &str) -> Result<String, VariantError> {
+        let mut line = String::new();
+        let n = self.stdout.read_line(&mut line).map_err(|e| {
+            VariantError::Other(format!("cannot read from the engine {}: {e}", self.path))
+        })?;
+        if n == 0 {
+            return Err(VariantError::Other(format!(
+                "the engine {} stopped before answering '{awaiting}'",
+                self.path
+            )));
+        }
+        Ok(line.trim().to_string())
     }
 }
 
@@ -143,7 +153,16 @@ impl Player for UciEngine {
             "go movetime 1000".to_string()
         };
         self.send(&go)?;
-        let line = self.wait_for("bestmove")?;
+        self.last_score = None;
+        let line = loop {
+            let line = self.next_line("bestmove")?;
+            if line.starts_with("bestmove") {
+                break line;
+            }
+            if let Some(score) = info_score(&line) {
+                self.last_score = Some(score);
+            }
+        };
         match line.split_whitespace().nth(1) {
             Some(mv) if mv != "(none)" && mv != "0000" => Ok(mv.to_string()),
             _ => Err(VariantError::Other(format!(
@@ -153,11 +172,41 @@ impl Player for UciEngine {
             ))),
         }
     }
+    fn claim(&mut self, game: &dyn AnyGame) -> Option<String> {
+        engine_claim(game, self.last_score.take())
+    }
     fn new_game(&mut self) {
+        self.last_score = None;
         let _ = self.send("ucinewgame");
         let _ = self.send("isready");
         let _ = self.wait_for("readyok");
     }
+}
+
+/// The score of a UCI `info` line (`score cp N` or `score mate N`, moves to mate, negative
+/// when the engine is mated), from the engine's view; none when the line has no score.
+fn info_score(line: &str) -> Option<Score> {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("info") {
+        return None;
+    }
+    while let Some(w) = words.next() {
+        // The rest of an `info string` is free text.
+        if w == "string" {
+            return None;
+        }
+        if w == "score" {
+            let kind = words.next()?;
+            let n: i32 = words.next()?.parse().ok()?;
+            return match kind {
+                "cp" => Some(Score::Cp(n)),
+                "mate" if n > 0 => Some(Score::WinIn(2 * n.unsigned_abs() - 1)),
+                "mate" => Some(Score::LossIn(2 * n.unsigned_abs())),
+                _ => None,
+            };
+        }
+    }
+    None
 }
 
 impl Drop for UciEngine {
@@ -172,5 +221,32 @@ impl Drop for UciEngine {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_give_the_engine_s_score() {
+        let line = "info depth 7 seldepth 9 score cp -31 lowerbound nodes 5000 pv e2e4";
+        assert_eq!(info_score(line), Some(Score::Cp(-31)));
+        assert_eq!(
+            info_score("info depth 3 score mate 2 pv a1a2"),
+            Some(Score::WinIn(3))
+        );
+        assert_eq!(
+            info_score("info depth 3 score mate -1"),
+            Some(Score::LossIn(2))
+        );
+        assert_eq!(
+            info_score("info depth 3 score mate 0"),
+            Some(Score::LossIn(0))
+        );
+        assert_eq!(info_score("info string score cp 12"), None);
+        assert_eq!(info_score("info depth 3 nodes 10"), None);
+        assert_eq!(info_score("info depth 3 score cp x"), None);
+        assert_eq!(info_score("bestmove e2e4"), None);
     }
 }
