@@ -355,14 +355,12 @@ fn uci_elo_runs_over_the_measured_levels_and_picks_the_nearest() {
     assert_eq!(*lines.last().unwrap(), "Nodes searched: 20");
 }
 
-/// Two engines over UCI in a blocked Little Cheops position: the match claims the
-/// fifty-round challenge (R38) for a side on its own reported score, as it does for the
-/// engine in-process, so the game ends by the rules after a hundred turns, not at the cap.
+/// A temporary folder named after `name` holding a script that runs this binary's UCI
+/// mode, and the match player for it (`uci:SCRIPT`).
 #[cfg(unix)]
-#[test]
-fn the_match_claims_the_fifty_round_challenge_for_a_uci_player() {
+fn uci_wrapper(name: &str) -> (std::path::PathBuf, String) {
     use std::os::unix::fs::PermissionsExt;
-    let dir = std::env::temp_dir().join(format!("menagerie-uci-challenge-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("menagerie-uci-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let script = dir.join("engine.sh");
     std::fs::write(
@@ -374,7 +372,17 @@ fn the_match_claims_the_fifty_round_challenge_for_a_uci_player() {
     )
     .expect("the wrapper script");
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    let side = format!("uci:{}", script.display());
+    let player = format!("uci:{}", script.display());
+    (dir, player)
+}
+
+/// Two engines over UCI in a blocked Little Cheops position: the match claims the
+/// fifty-round challenge (R38) for a side on its own reported score, as it does for the
+/// engine in-process, so the game ends by the rules after a hundred turns, not at the cap.
+#[cfg(unix)]
+#[test]
+fn the_match_claims_the_fifty_round_challenge_for_a_uci_player() {
+    let (dir, side) = uci_wrapper("challenge");
     let o = menagerie(&[
         "match",
         "little-cheops",
@@ -411,21 +419,8 @@ fn the_match_claims_the_fifty_round_challenge_for_a_uci_player() {
 #[cfg(unix)]
 #[test]
 fn a_uci_player_is_told_the_variant_and_the_records_are_kept() {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = std::env::temp_dir().join(format!("menagerie-uci-variant-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let script = dir.join("engine.sh");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\nexec '{}' uci\n",
-            env!("CARGO_BIN_EXE_menagerie")
-        ),
-    )
-    .expect("the wrapper script");
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let (dir, a) = uci_wrapper("variant");
     let pgn = dir.join("games.pgn");
-    let a = format!("uci:{}", script.display());
     let pgn_arg = pgn.display().to_string();
     let o = menagerie(&[
         "match",
