@@ -1,7 +1,7 @@
 //! The umpire's position: the whole board, the Castles, the known Deputies and the sealed
 //! papers; move generation and the order of events inside a turn (rulebook §7 to §11, §16).
 
-use crate::pieces::class;
+use crate::pieces::{class, PAWN};
 use crate::rules::{Bits, Rules, RulesRef};
 use menagerie_core::geometry::KING as HOP_DIRECTIONS;
 use menagerie_core::{BitBoard, Color, Square};
@@ -258,6 +258,29 @@ pub(crate) fn sqb(s: usize) -> Square {
 }
 
 impl CheopsPosition {
+    /// A key of the Pawns alone, the same wherever the other pieces stand: the structure an
+    /// evaluation misjudges the same way move after move. It reads no papers.
+    pub fn pawn_key(&self) -> u64 {
+        let mut key = 0u64;
+        for (w, (white, black)) in self.occ[0].0.iter().zip(&self.occ[1].0).enumerate() {
+            let mut bits = white | black;
+            while bits != 0 {
+                let s = 64 * w + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let c = self.board.get(s).copied().unwrap_or(0);
+                if c != 0 && cell_role(c) == PAWN {
+                    // The square and colour, mixed (SplitMix64's finaliser).
+                    let mut z = ((s as u64 + 1) << (8 * u64::from(c & 16 != 0)))
+                        .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                    key ^= z ^ (z >> 31);
+                }
+            }
+        }
+        key
+    }
+
     /// The compiled rules (style, piece table, options).
     pub fn rules(&self) -> &RulesRef {
         &self.rules

@@ -37,9 +37,14 @@ pub struct Entry<M> {
     age: u8,
 }
 
+/// A bucket: two entries under one lock, on a cache line of its own so a probe reads one
+/// line, not two (a bucket is 56 bytes for most moves, and unaligned most straddled two).
+#[repr(align(64))]
+struct Bucket<M>(Mutex<[Option<Entry<M>>; 2]>);
+
 /// A fixed-size transposition table for moves of type `M`, safe to share between threads.
 pub struct Table<M> {
-    buckets: Vec<Mutex<[Option<Entry<M>>; 2]>>,
+    buckets: Vec<Bucket<M>>,
     age: AtomicU8,
 }
 
@@ -47,17 +52,19 @@ impl<M: Copy> Table<M> {
     /// A table of about `mb` megabytes (a power of two number of buckets of two entries, at
     /// least 512).
     pub fn new(mb: usize) -> Self {
-        let size = std::mem::size_of::<Mutex<[Option<Entry<M>>; 2]>>().max(1);
+        let size = std::mem::size_of::<Bucket<M>>().max(1);
         let wanted = (mb.max(1) * 1024 * 1024 / size).max(512);
         let buckets = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         Table {
-            buckets: (0..buckets).map(|_| Mutex::new([None, None])).collect(),
+            buckets: (0..buckets)
+                .map(|_| Bucket(Mutex::new([None, None])))
+                .collect(),
             age: AtomicU8::new(0),
         }
     }
     /// Forgets everything.
     pub fn clear(&self) {
-        self.buckets.iter().for_each(|b| *lock(b) = [None, None]);
+        self.buckets.iter().for_each(|b| *lock(&b.0) = [None, None]);
         self.age.store(0, Ordering::Relaxed);
     }
     /// Marks a new search: older entries become replaceable.
@@ -66,7 +73,7 @@ impl<M: Copy> Table<M> {
     }
     /// `key`'s bucket (keys that differ only in the lowest bit share one).
     fn bucket(&self, key: u64) -> &Mutex<[Option<Entry<M>>; 2]> {
-        &self.buckets[(key >> 1) as usize & (self.buckets.len() - 1)]
+        &self.buckets[(key >> 1) as usize & (self.buckets.len() - 1)].0
     }
     /// Starts bringing `key`'s bucket into the cache, so a probe soon after does not wait
     /// for memory (a table of many megabytes is mostly outside the caches).
@@ -174,6 +181,9 @@ mod tests {
             t.probe(5 + (2 << 40)).map(|e| (e.mv, e.score)),
             Some((Some(3), 31))
         );
+        // A bucket of small moves fills one cache line; larger ones whole lines.
+        assert_eq!(std::mem::size_of::<Bucket<u16>>(), 64);
+        assert_eq!(std::mem::size_of::<Bucket<[u32; 4]>>(), 128);
         let w = crate::score::WIN - 5;
         assert_eq!(from_tt(to_tt(w, 3), 3), w);
         assert_eq!(from_tt(to_tt(w, 3), 1), w + 2);

@@ -143,6 +143,36 @@ impl VyrtPosition {
         self.board.map(|code| BY_CODE[(code & 15) as usize])
     }
 
+    /// The square of `color`'s King, if it has one (a position string may set none).
+    pub fn king_square(&self, color: Color) -> Option<Square> {
+        let k = usize::from(self.king[color.index()]);
+        (k < 144).then_some(Square(k as u16))
+    }
+
+    /// A key of the Pawns alone (both sides' Pawn sets), the same wherever the other units
+    /// stand: the structure an evaluation misjudges the same way move after move.
+    pub fn pawn_key(&self) -> u64 {
+        const MIX: [[u64; 3]; 2] = [
+            [
+                0xff51_afd7_ed55_8ccd,
+                0x9e37_79b9_7f4a_7c15,
+                0xbf58_476d_1ce4_e5b9,
+            ],
+            [
+                0xc4ce_b9fe_1a85_ec53,
+                0x94d0_49bb_1331_11eb,
+                0xd6e8_feb8_6659_fd93,
+            ],
+        ];
+        let mut key = 0u64;
+        for (side, mix) in MIX.iter().enumerate() {
+            for (word, m) in self.pawns[side].0.iter().zip(mix) {
+                key ^= word.wrapping_mul(*m).rotate_left(17 * side as u32 + 7);
+            }
+        }
+        key
+    }
+
     /// The unit on `sq` as a board letter (upper case White), if any.
     pub fn unit_at(&self, sq: Square) -> Option<char> {
         let code = *self.board.get(sq.index())?;

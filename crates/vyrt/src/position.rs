@@ -160,7 +160,7 @@ pub struct VyrtPosition {
     sliders: [[[u16; 12]; 4]; 2],
     pub(crate) units: [Bb; 2],
     knights: [Bb; 2],
-    pawns: [Bb; 2],
+    pub(crate) pawns: [Bb; 2],
     /// Units by kind (`[colour][kind]`, kinds 1 to 6), kept by `put` and `take` so an
     /// evaluation reads them instead of counting sets.
     counts: [[u8; 8]; 2],

@@ -60,6 +60,11 @@ pub struct CheopsEval {
     /// nothing asked a Tower to leave its corner or a Queen to stand where it reaches far,
     /// and a side far ahead shuffled its riders instead of bringing them to bear.
     pub rider_mobility: i32,
+    /// Whether the search uses the three aids measured in chess: a correction history keyed
+    /// by the Pawns, singular extensions from depth 6 and aspiration windows of ±30 cp. On
+    /// in Common, where they were measured to gain (docs/engine.md, "The chess search's aids
+    /// in Vyrt and Common"); off in Imperial, where they were not measured.
+    pub search_aids: bool,
 }
 
 impl Default for CheopsEval {
@@ -97,6 +102,7 @@ impl Default for CheopsEval {
             mop_up_pawn: 8,
             fifty: 300,
             rider_mobility: 3,
+            search_aids: true,
         }
     }
 }
@@ -111,6 +117,7 @@ impl CheopsEval {
             shelter: 6,
             king_danger: 12,
             centre: 3,
+            search_aids: false,
             ..CheopsEval::default()
         }
     }
@@ -871,6 +878,19 @@ impl Evaluator<CheopsPosition> for CheopsEval {
 
     fn uses_mobility(&self) -> bool {
         false
+    }
+
+    fn correction_key(&self, pos: &CheopsPosition) -> Option<u64> {
+        // The Pawns: the structure the evaluation misjudges the same way move after move.
+        self.search_aids.then(|| pos.pawn_key())
+    }
+
+    fn singular_depth(&self) -> Option<i32> {
+        self.search_aids.then_some(6)
+    }
+
+    fn aspiration_window(&self) -> Option<i32> {
+        self.search_aids.then_some(30)
     }
 
     fn idle_moves(

@@ -226,12 +226,27 @@ impl CypherEval {
     }
 }
 
+impl CypherEval {
+    /// The terms' score for the side to move, with a small bonus for having the move.
+    fn mover_terms(&self, pos: &CypherPosition) -> i32 {
+        let s = self.white_score(pos);
+        10 + if pos.turn() == Color::White { s } else { -s }
+    }
+}
+
 impl Evaluator<CypherPosition> for CypherEval {
     fn evaluate(&self, pos: &CypherPosition, _mobility: Mobility) -> i32 {
-        let s = self.white_score(pos);
-        let s = if pos.turn() == Color::White { s } else { -s };
         // The learnt correction (issue 34), 0 unless the variant's network is on.
-        s + 10 + super::net::cypher(pos)
+        self.mover_terms(pos) + super::net::cypher(pos)
+    }
+
+    fn evaluate_within(&self, pos: &CypherPosition, _mobility: Mobility, lo: i32, hi: i32) -> i32 {
+        // The network moves the terms by at most its limit: beyond that from the window,
+        // the side is known without it.
+        let limit = super::net::cypher_limit();
+        super::corrected_within(self.mover_terms(pos), limit, lo, hi, || {
+            super::net::cypher(pos)
+        })
     }
 
     fn move_hint(&self, pos: &CypherPosition, mv: CypherMove) -> i32 {

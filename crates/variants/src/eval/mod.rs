@@ -36,6 +36,27 @@ pub(crate) fn steps_back<P: Position>(
         && before.piece_char(to) == root.piece_char(from)
 }
 
+/// A score of `terms` plus a learnt correction of at most `limit` either way, where only its
+/// side of the window `lo..hi` matters ([`menagerie_engine::Evaluator::evaluate_within`]):
+/// when the terms are farther than `limit` outside the window they decide alone and the
+/// bound they give is returned; else the correction is computed and added.
+#[inline]
+pub(crate) fn corrected_within(
+    terms: i32,
+    limit: i32,
+    lo: i32,
+    hi: i32,
+    correction: impl FnOnce() -> i32,
+) -> i32 {
+    if terms - limit >= hi {
+        terms - limit
+    } else if terms + limit <= lo {
+        terms + limit
+    } else {
+        terms + correction()
+    }
+}
+
 /// A fixed pseudo-random index below `len` for the evaluations' random-play tests
 /// (xorshift, so every run plays the same games).
 #[cfg(test)]

@@ -29,6 +29,11 @@ pub struct VyrtEval {
     /// Centipawns per push a Pawn of the leader has made (11 pushes to go counts nothing):
     /// far ahead, every Pawn step towards a new Queen is progress.
     pub mop_up_pawn: i32,
+    /// Whether the search uses the three aids measured in chess: a correction history keyed
+    /// by the Pawns, singular extensions from depth 6 and aspiration windows of ±30 cp (on:
+    /// measured to gain here too, docs/engine.md, "The chess search's aids in Vyrt and
+    /// Common").
+    pub search_aids: bool,
 }
 
 impl Default for VyrtEval {
@@ -47,6 +52,7 @@ impl Default for VyrtEval {
             // Not fitted: the fit took the Pawns' drive to 0, which left more games unended;
             // ramped from the drive's lead, 8 costs nothing (+3 ± 32 Elo) and ends more.
             mop_up_pawn: 8,
+            search_aids: true,
         }
     }
 }
@@ -107,11 +113,11 @@ impl VyrtEval {
         lead: i32,
         terms: &menagerie_vyrt::SideTerms,
     ) -> i32 {
-        let letters = pos.letters();
-        let king = |c: u8| letters.iter().position(|&l| l == c);
-        let (Some(w), Some(b)) = (king(b'K'), king(b'k')) else {
+        let (Some(w), Some(b)) = (pos.king_square(Color::White), pos.king_square(Color::Black))
+        else {
             return 0;
         };
+        let (w, b) = (w.index(), b.index());
         let torus = |a: usize, b: usize| {
             let d = a.abs_diff(b);
             d.min(12 - d) as i32
@@ -133,12 +139,28 @@ impl VyrtEval {
     }
 }
 
+impl VyrtEval {
+    /// The terms' score for the side to move, with a small bonus for having the move.
+    fn mover_terms(&self, pos: &VyrtPosition) -> i32 {
+        let s = self.white_score(pos);
+        10 + if pos.turn() == Color::White { s } else { -s }
+    }
+}
+
 impl Evaluator<VyrtPosition> for VyrtEval {
     fn evaluate(&self, pos: &VyrtPosition, _mobility: Mobility) -> i32 {
-        let s = self.white_score(pos);
-        let s = if pos.turn() == Color::White { s } else { -s };
         // The learnt correction (issue 34), 0 unless the variant's network is on.
-        s + 10 + super::net::vyrt(pos)
+        self.mover_terms(pos) + super::net::vyrt(pos)
+    }
+
+    fn evaluate_within(&self, pos: &VyrtPosition, _mobility: Mobility, lo: i32, hi: i32) -> i32 {
+        // The network moves the terms by at most its limit: beyond that from the window,
+        // the side is known without it (two thirds of the stand-pat evaluations of a Vyrt
+        // middlegame, 2026-11-30).
+        let limit = super::net::vyrt_limit();
+        super::corrected_within(self.mover_terms(pos), limit, lo, hi, || {
+            super::net::vyrt(pos)
+        })
     }
 
     fn move_hint(&self, pos: &VyrtPosition, mv: VyrtMove) -> i32 {
@@ -180,6 +202,19 @@ impl Evaluator<VyrtPosition> for VyrtEval {
 
     fn uses_mobility(&self) -> bool {
         false
+    }
+
+    fn correction_key(&self, pos: &VyrtPosition) -> Option<u64> {
+        // The Pawns: the structure the evaluation misjudges the same way move after move.
+        self.search_aids.then(|| pos.pawn_key())
+    }
+
+    fn singular_depth(&self) -> Option<i32> {
+        self.search_aids.then_some(6)
+    }
+
+    fn aspiration_window(&self) -> Option<i32> {
+        self.search_aids.then_some(30)
     }
 
     fn idle_moves(

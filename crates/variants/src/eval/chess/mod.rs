@@ -136,16 +136,11 @@ impl Evaluator<Chess> for ChessEval {
     }
 
     fn evaluate_within(&self, pos: &Chess, _mobility: Mobility, lo: i32, hi: i32) -> i32 {
-        let terms = self.terms(pos);
         // The network moves the terms by at most `LIMIT`: beyond that from the window,
         // the side is known without it.
-        if terms - nnue::LIMIT >= hi {
-            return terms - nnue::LIMIT;
-        }
-        if terms + nnue::LIMIT <= lo {
-            return terms + nnue::LIMIT;
-        }
-        terms + nnue::Network::shipped().map_or(0, |net| net.evaluate(pos))
+        super::corrected_within(self.terms(pos), nnue::LIMIT, lo, hi, || {
+            nnue::Network::shipped().map_or(0, |net| net.evaluate(pos))
+        })
     }
 
     fn move_hint(&self, pos: &Chess, mv: Move) -> i32 {

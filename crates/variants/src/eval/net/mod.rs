@@ -376,7 +376,7 @@ impl Network {
     /// [`Self::evaluate`] for whatever the caller was compiled for: the hidden sums are the
     /// thread's last board's, moved by the squares that differ (a search's consecutive
     /// positions are a parent and its child or two siblings), or summed afresh when too
-    /// many do. The boards are compared eight squares at a time.
+    /// many do. The boards are compared eight squares (a word) at a time.
     #[inline(always)]
     fn evaluate_here(&self, letters: &[u8], side: Color) -> i32 {
         let n = self.shape.squares().min(letters.len());
@@ -395,17 +395,18 @@ impl Network {
                 .zip(last.letters.chunks_exact(8))
                 .enumerate()
             {
-                if now != before {
-                    for (i, (a, b)) in now.iter().zip(before).enumerate() {
-                        if a != b {
-                            if changed == REFRESH {
-                                changed += 1;
-                                break 'scan;
-                            }
-                            squares[changed] = (8 * k + i) as u16;
-                            changed += 1;
-                        }
+                // One word's differing bytes, lowest first.
+                let word = |c: &[u8]| u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+                let mut differ = word(now) ^ word(before);
+                while differ != 0 {
+                    if changed == REFRESH {
+                        changed += 1;
+                        break 'scan;
                     }
+                    let byte = differ.trailing_zeros() / 8;
+                    differ &= !(0xff << (8 * byte));
+                    squares[changed] = (8 * k) as u16 + byte as u16;
+                    changed += 1;
                 }
             }
         } else {
@@ -588,6 +589,19 @@ fn active(at: usize) -> Option<&'static Network> {
             }
         }
     })
+}
+
+/// The largest correction Vyrt's network makes, either way (0 when it is off): beyond it
+/// from a search's window, the terms alone decide.
+#[inline]
+pub fn vyrt_limit() -> i32 {
+    active(0).map_or(0, Network::limit)
+}
+
+/// The largest correction Cypher's network makes, either way (0 when it is off).
+#[inline]
+pub fn cypher_limit() -> i32 {
+    active(1).map_or(0, Network::limit)
 }
 
 /// Vyrt's correction (0 when its network is off).

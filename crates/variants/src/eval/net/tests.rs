@@ -224,3 +224,63 @@ fn a_damaged_file_is_refused_with_one_sentence() {
         "the file ends inside its header"
     );
 }
+
+/// `evaluate_within` against `evaluate` on one position, over windows at and around the
+/// score and the network's limit from it: a score at or below the window gives a bound at or
+/// below it, one at or above gives a bound at or above, one inside is exact. Returns how
+/// many windows were decided by the terms alone (a bound, not the score).
+fn window_contract<P: menagerie_core::Position + 'static, E: Evaluator<P>>(
+    game: &dyn AnyGame,
+    eval: &E,
+) -> usize {
+    let Some(g) = game.as_any().downcast_ref::<Game<P>>() else {
+        panic!("not the evaluation's game: {}", game.variant())
+    };
+    let mobility = Mobility {
+        own: 0,
+        other: None,
+    };
+    let score = eval.evaluate(g.position(), mobility);
+    let mut bounds = 0;
+    for at in [
+        -400, -200, -82, -81, -80, -79, -1, 0, 1, 79, 80, 81, 82, 200, 400,
+    ] {
+        for width in [1, 2, 50] {
+            let (lo, hi) = (score + at, score + at + width);
+            let within = eval.evaluate_within(g.position(), mobility, lo, hi);
+            if score <= lo {
+                assert!(within <= lo, "{} {lo}..{hi}: {within}", game.fen());
+            } else if score >= hi {
+                assert!(within >= hi, "{} {lo}..{hi}: {within}", game.fen());
+            } else {
+                assert_eq!(within, score, "{} {lo}..{hi}", game.fen());
+            }
+            bounds += usize::from(within != score);
+        }
+    }
+    bounds
+}
+
+/// Outside the window the terms decide alone (the network moves them by at most its
+/// limit), and what is returned is a true bound; inside, the score is the full evaluation:
+/// Vyrt, Cypher and chess.
+#[test]
+fn outside_the_window_the_terms_decide_and_inside_the_score_is_exact() {
+    let vyrt = crate::eval::vyrt::VyrtEval::default();
+    let cypher = crate::eval::cypher::CypherEval::default();
+    let chess = crate::eval::chess::ChessEval;
+    let (mut vyrt_bounds, mut cypher_bounds, mut chess_bounds) = (0, 0, 0);
+    for (game, _) in random_boards("vyrt", 60, 21) {
+        vyrt_bounds += window_contract::<VyrtPosition, _>(game.as_ref(), &vyrt);
+    }
+    for (game, _) in random_boards("cypher", 60, 22) {
+        cypher_bounds += window_contract::<CypherPosition, _>(game.as_ref(), &cypher);
+    }
+    for (game, _) in random_boards("chess", 60, 23) {
+        chess_bounds += window_contract::<menagerie_chess::Chess, _>(game.as_ref(), &chess);
+    }
+    // Each network skipped when on (the shipped choice, unless `MENAGERIE_NETS` says not).
+    assert_eq!(vyrt_bounds > 0, vyrt_limit() > 0);
+    assert_eq!(cypher_bounds > 0, cypher_limit() > 0);
+    assert!(chess_bounds > 0);
+}
