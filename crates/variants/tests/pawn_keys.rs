@@ -101,4 +101,7 @@ fn the_imperial_key_does_not_read_the_papers() {
     assert!(keys.iter().all(|&k| k == keys[0]), "{keys:?}");
     let no_pawns = "k12/13/2c1c8/3K9/2t1t8/13/5n7/13/6CC5/13/13/13/13 b d10:w@d10 - 1 1 -";
     assert_ne!(keys[0], at(no_pawns));
+    // A Pawn's colour is part of the structure: the same squares, one Pawn changed side.
+    let turned = "k12/13/2c1c8/3K9/2t1t8/13/5n7/4P8/6CC5/3P9/13/13/13 b d10:w@d10 - 1 1 -";
+    assert_ne!(keys[0], at(turned));
 }
