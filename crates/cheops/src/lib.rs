@@ -378,21 +378,8 @@ impl Position for CheopsPosition {
         // A hash of everything the repetition rule compares (R36): board, side, Castles,
         // known Deputies, papers; the clocks are left out. Eight bytes at a time: the search
         // asks for it at every node.
-        #[inline(always)]
-        fn mix(h: u64, w: u64) -> u64 {
-            (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
-        }
-        let n = self.rules.n;
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ self.turn as u64;
-        let mut chunks = self.board[..n * n].chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            h = mix(h, u64::from_le_bytes(w));
-        }
-        let mut w = [0u8; 8];
-        w[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-        h = mix(h, u64::from_le_bytes(w));
+        let h = 0xcbf2_9ce4_8422_2325 ^ self.turn as u64;
+        let mut h = self.mix_board_words(h, |w| w);
         for c in self.castles() {
             let w = u64::from_le_bytes([
                 c.chair,
@@ -404,17 +391,14 @@ impl Position for CheopsPosition {
                 0,
                 0,
             ]);
-            h = mix(h, w);
+            h = position::hash_mix(h, w);
         }
         for set in [self.known, self.papers] {
             for w in set.0 {
-                h = mix(h, w);
+                h = position::hash_mix(h, w);
             }
         }
-        // A final avalanche so that the low bits (the hash table's index) depend on all.
-        h ^= h >> 32;
-        h = h.wrapping_mul(0xd6e8_feb8_6659_fd93);
-        h ^ (h >> 32)
+        position::board_hash(h)
     }
     fn fen(&self) -> String {
         self.umpire_fen()

@@ -257,6 +257,20 @@ pub(crate) fn sqb(s: usize) -> Square {
     Square(s as u16)
 }
 
+/// One step of the board's hashes: a word mixed into the running value.
+#[inline(always)]
+pub(crate) fn hash_mix(h: u64, w: u64) -> u64 {
+    (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
+}
+
+/// A hash's final avalanche, so that its low bits (a table's index) depend on all.
+#[inline(always)]
+pub(crate) fn board_hash(mut h: u64) -> u64 {
+    h ^= h >> 32;
+    h = h.wrapping_mul(0xd6e8_feb8_6659_fd93);
+    h ^ (h >> 32)
+}
+
 impl CheopsPosition {
     /// A key of the Pawns alone, the same wherever the other pieces stand: the structure an
     /// evaluation misjudges the same way move after move. It reads no papers.
@@ -273,24 +287,24 @@ impl CheopsPosition {
             // 0xff in each Pawn's byte: its cell (colour included) is kept, the rest cleared.
             w & ((carry >> 4) * 0xff)
         }
-        #[inline(always)]
-        fn mix(h: u64, w: u64) -> u64 {
-            (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
-        }
+        board_hash(self.mix_board_words(0x243f_6a88_85a3_08d3, pawns_of))
+    }
+
+    /// Mixes the board's cells into `h` eight at a time (little-endian words, the last one
+    /// padded with empty cells), each word first passed through `f`: the search hashes
+    /// the board at every node, so it reads words, not cells.
+    #[inline(always)]
+    pub(crate) fn mix_board_words(&self, mut h: u64, f: impl Fn(u64) -> u64) -> u64 {
         let n = self.rules.n;
-        let mut h: u64 = 0x243f_6a88_85a3_08d3;
         let mut chunks = self.board[..n * n].chunks_exact(8);
         for c in &mut chunks {
             let mut w = [0u8; 8];
             w.copy_from_slice(c);
-            h = mix(h, pawns_of(u64::from_le_bytes(w)));
+            h = hash_mix(h, f(u64::from_le_bytes(w)));
         }
         let mut w = [0u8; 8];
         w[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-        h = mix(h, pawns_of(u64::from_le_bytes(w)));
-        h ^= h >> 32;
-        h = h.wrapping_mul(0xd6e8_feb8_6659_fd93);
-        h ^ (h >> 32)
+        hash_mix(h, f(u64::from_le_bytes(w)))
     }
 
     /// The compiled rules (style, piece table, options).
